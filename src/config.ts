@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+
+/** A configuration value that stops the start. The message names the variable, in one line. */
+export class ConfigError extends Error {}
+
+export type SvcEnv = 'production' | 'development' | 'test';
+
+export interface Config {
+  env: SvcEnv;
+  host: string;
+  port: number;
+  baseUrl: string;
+  oidcIssuer: string;
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema the service lives in; tests give each file its own. */
+  databaseSchema: string;
+  dataDir: string;
+  redisUrl: string | undefined;
+  logLevel: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  dnsServers: string[];
+  /** 32-byte key that encrypts signing keys and other secrets at rest (AES-256-GCM). */
+  secretKey: Buffer | undefined;
+  /** 32-byte key for TOTP secrets; MFA answers 503 while it is missing. */
+  mfaEncryptionKey: Buffer | undefined;
+  accessTokenTtlSeconds: number;
+  securityContact: string;
+  publicSiteUrl: string | undefined;
+  flags: {
+    publicSignupEnabled: boolean;
+    passwordResetEnabled: boolean;
+    onboardBootstrapEnabled: boolean;
+    agentApprovalsEnabled: boolean;
+    paymentsStepupEnabled: boolean;
+    autonomyExecutionEnabled: boolean;
+    mcpGatewayEnabled: boolean;
+  };
+  egressTest: {
+    /** host name -> loopback `host:port`, honoured only when SVC_ENV=test. */
+    routes: Map<string, { host: string; port: number }>;
+    caFile: string | undefined;
+    ca: string | undefined;
+  };
+}
+
+export type FlagName = keyof Config['flags'];
+
+type Env = Record<string, string | undefined>;
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name}: expected true or false, got "${raw}"`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name}: expected a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name}: not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name}: expected a ${protocols.join(' or ')} URL`);
+  }
+  return raw;
+}
+
+/** A 32-byte key given as 64 hex characters or as base64 / base64url of 32 bytes. */
+function key32(env: Env, name: string): Buffer | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32 || (!/^[0-9a-f]{64}$/i.test(raw) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(raw))) {
+    throw new ConfigError(`${name}: expected a 32-byte key as 64 hex characters or base64`);
+  }
+  return key;
+}
+
+function hostPort(value: string, name: string): { host: string; port: number } {
+  const match = /^(\[[0-9a-f:.]+\]|[^:\s]+):(\d{1,5})$/i.exec(value.trim());
+  if (!match || Number(match[2]) > 65535) throw new ConfigError(`${name}: "${value}" is not host:port`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const svcEnv = (env.SVC_ENV || 'development') as SvcEnv;
+  if (!['production', 'development', 'test'].includes(svcEnv)) {
+    throw new ConfigError(`SVC_ENV: expected production, development or test, got "${env.SVC_ENV}"`);
+  }
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const baseUrl = (url(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const oidcIssuer = (url(env, 'OIDC_ISSUER', ['http:', 'https:']) ?? baseUrl).replace(/\/$/, '');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databaseSchema = env.DATABASE_SCHEMA || 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    throw new ConfigError('DATABASE_SCHEMA: expected a lowercase SQL identifier');
+  }
+  const dnsServers = (env.DNS_SERVERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const server of dnsServers) {
+    if (!/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])(:\d{1,5})?$/i.test(server)) {
+      throw new ConfigError(`DNS_SERVERS: "${server}" is not an IP address with an optional :port`);
+    }
+  }
+
+  const routes = new Map<string, { host: string; port: number }>();
+  const rawRoutes = env.EGRESS_TEST_ROUTES ?? '';
+  const caFile = env.EGRESS_TEST_CA_FILE || undefined;
+  if ((rawRoutes || caFile) && svcEnv !== 'test') {
+    throw new ConfigError(
+      `${rawRoutes ? 'EGRESS_TEST_ROUTES' : 'EGRESS_TEST_CA_FILE'}: honoured only when SVC_ENV=test; remove it`,
+    );
+  }
+  for (const entry of rawRoutes
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [name, target] = entry.split('=');
+    if (!name || !target) throw new ConfigError(`EGRESS_TEST_ROUTES: "${entry}" is not name=host:port`);
+    const vetted = hostPort(target, 'EGRESS_TEST_ROUTES');
+    if (!['127.0.0.1', 'localhost', '::1'].includes(vetted.host)) {
+      throw new ConfigError(`EGRESS_TEST_ROUTES: "${entry}" must point at a loopback listener`);
+    }
+    routes.set(name.toLowerCase(), vetted);
+  }
+  let ca: string | undefined;
+  if (caFile) {
+    try {
+      ca = readFileSync(caFile, 'utf8');
+    } catch {
+      throw new ConfigError(`EGRESS_TEST_CA_FILE: cannot read ${caFile}`);
+    }
+  }
+
+  const secretKey = key32(env, 'SECRET_KEY');
+  if (!secretKey && svcEnv === 'production') {
+    throw new ConfigError('SECRET_KEY: required in production (32 bytes as 64 hex characters or base64)');
+  }
+
+  return {
+    env: svcEnv,
+    host,
+    port,
+    baseUrl,
+    oidcIssuer,
+    databaseUrl,
+    databaseSchema,
+    dataDir: env.DATA_DIR || './.data',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logLevel: env.LOG_LEVEL || (svcEnv === 'test' ? 'silent' : 'info'),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || `no-reply@${new URL(baseUrl).hostname}`,
+    dnsServers,
+    secretKey,
+    mfaEncryptionKey: key32(env, 'MFA_ENCRYPTION_KEY'),
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 86_400),
+    securityContact: env.SECURITY_CONTACT || `mailto:security@${new URL(baseUrl).hostname}`,
+    publicSiteUrl: url(env, 'PUBLIC_SITE_URL', ['https:', 'http:']),
+    flags: {
+      publicSignupEnabled: bool(env, 'PUBLIC_SIGNUP_ENABLED', false),
+      passwordResetEnabled: bool(env, 'PASSWORD_RESET_ENABLED', true),
+      onboardBootstrapEnabled: bool(env, 'ONBOARD_BOOTSTRAP_ENABLED', false),
+      agentApprovalsEnabled: bool(env, 'AGENT_APPROVALS_ENABLED', false),
+      paymentsStepupEnabled: bool(env, 'PAYMENTS_STEPUP_ENABLED', false),
+      autonomyExecutionEnabled: bool(env, 'AUTONOMY_EXECUTION_ENABLED', false),
+      mcpGatewayEnabled: bool(env, 'MCP_GATEWAY_ENABLED', false),
+    },
+    egressTest: { routes, caFile, ca },
+  };
+}

@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { APP_ROLE, type Db, type Tx } from './database.js';
+
+type Hook = () => void | Promise<void>;
+const afterCommitHooks = new WeakMap<Tx, Hook[]>();
+
+/**
+ * Runs `hook` once the transaction `tx` has committed (live-stream fan-out, worker wake-ups). Nothing is
+ * published before commit, and nothing at all when the transaction rolls back.
+ */
+export function afterCommit(tx: Tx, hook: Hook): void {
+  const hooks = afterCommitHooks.get(tx);
+  if (!hooks) throw new Error('afterCommit needs a transaction opened by the kernel');
+  hooks.push(hook);
+}
+
+export interface Transactions {
+  /**
+   * A transaction held to one tenant: it runs as the non-owner role with `app.tenant_id` set (SET LOCAL),
+   * so the restrictive row-level-security policy admits only that tenant's rows.
+   */
+  tenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * A transaction without a tenant: registry look-ups (organization by slug, a token by its hash) and
+   * platform-operator reads. Every use is explicit in a service and says why.
+   */
+  system<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Holds an open system transaction to one tenant from here on (after a system look-up found it). */
+  enterTenant(tx: Tx, tenantId: string): Promise<void>;
+}
+
+export function createTransactions(db: Db): Transactions {
+  async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string): Promise<T> {
+    const hooks: Hook[] = [];
+    const result = await db.transaction(async (tx) => {
+      afterCommitHooks.set(tx as Tx, hooks);
+      if (tenantId) await enterTenant(tx as Tx, tenantId);
+      return work(tx as Tx);
+    });
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch {
+        // A failed fan-out never undoes a committed change; the event is stored and can be read again.
+      }
+    }
+    return result;
+  }
+  async function enterTenant(tx: Tx, tenantId: string): Promise<void> {
+    await tx.execute(
+      sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${tenantId}, true)`,
+    );
+  }
+  return {
+    tenant: (tenantId, work) => run(work, tenantId),
+    system: (work) => run(work),
+    enterTenant,
+  };
+}

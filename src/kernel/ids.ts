@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * UUIDv7 (RFC 9562 section 5.7): 48-bit Unix milliseconds, then random bits. Identifiers sort by
+ * creation time, which keeps B-tree inserts local. Wall time is right here: an id is not a clock reading
+ * that any rule compares against.
+ */
+export function newId(): string {
+  const bytes = randomBytes(16);
+  const ms = new Date().getTime();
+  bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
+  bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
+  bytes[2] = (ms >>> 24) & 0xff;
+  bytes[3] = (ms >>> 16) & 0xff;
+  bytes[4] = (ms >>> 8) & 0xff;
+  bytes[5] = ms & 0xff;
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// One PGlite per worker process, shared by the files it runs (each file in its own schema): PGlite takes
+// seconds to start, so files are not isolated into fresh processes.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    pool: 'forks',
+    isolate: false,
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    globalSetup: ['test/support/global-setup.ts'],
+  },
+});
