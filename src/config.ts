@@ -17,6 +17,8 @@ export interface Config {
   dataDir: string;
   redisUrl: string | undefined;
   logLevel: string;
+  /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits are per client IP). */
+  trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   dnsServers: string[];
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: env.DATA_DIR || './.data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel: env.LOG_LEVEL || (svcEnv === 'test' ? 'silent' : 'info'),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || `no-reply@${new URL(baseUrl).hostname}`,
     dnsServers,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { APP_ROLE, type Db, type Tx } from './database.js';
+import { APP_ROLE, type Db, type Queryable, type Tx } from './database.js';
 
 type Hook = () => void | Promise<void>;
 const afterCommitHooks = new WeakMap<Tx, Hook[]>();
@@ -27,6 +27,11 @@ export interface Transactions {
   system<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Holds an open system transaction to one tenant from here on (after a system look-up found it). */
   enterTenant(tx: Tx, tenantId: string): Promise<void>;
+  /**
+   * One read statement outside any transaction, without a tenant: for hot paths whose query names its
+   * tenant itself (principal resolution reads a session by tenant and id on every request).
+   */
+  systemRead<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
 }
 
 export function createTransactions(db: Db): Transactions {
@@ -47,13 +52,12 @@ export function createTransactions(db: Db): Transactions {
     return result;
   }
   async function enterTenant(tx: Tx, tenantId: string): Promise<void> {
-    await tx.execute(
-      sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${tenantId}, true)`,
-    );
+    await tx.execute(sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${tenantId}, true)`);
   }
   return {
     tenant: (tenantId, work) => run(work, tenantId),
     system: (work) => run(work),
     enterTenant,
+    systemRead: (work) => work(db),
   };
 }

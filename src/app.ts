@@ -1,0 +1,192 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { type Logger, pino } from 'pino';
+import type { Config } from './config.js';
+import { type AccessTokens, createAccessTokens, registerGuard } from './kernel/auth/index.js';
+import { type Clock, systemClock } from './kernel/clock.js';
+import { createKeyring, type Keyring, randomSecret } from './kernel/crypto/index.js';
+import { createTransactions, type Database, migrate, openDatabase, type Transactions } from './kernel/db/index.js';
+import { createEvents, createLiveStream, type Events, initAuditChain } from './kernel/events/index.js';
+import { BODY_LIMIT_BYTES, registerHttpKernel } from './kernel/http/index.js';
+import { newId } from './kernel/ids.js';
+import { createLimiter, type Limiter } from './kernel/limits/index.js';
+import { createMailer, type Mailer } from './kernel/mail/index.js';
+import { createDns, createEgress, type Dns, type Egress } from './kernel/net/index.js';
+import {
+  type AccountService,
+  createAccountService,
+  createSessionService,
+  createUserTokenResolver,
+  registerAccountRoutes,
+  type SessionService,
+} from './modules/accounts/index.js';
+import { registerMetadataRoutes } from './modules/metadata/index.js';
+import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
+
+/** Everything the routes and workers need, wired by hand: factories take what they use. */
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  database: Database;
+  transactions: Transactions;
+  keyring: Keyring;
+  accessTokens: AccessTokens;
+  events: Events;
+  limiter: Limiter;
+  mailer: Mailer;
+  dns: Dns;
+  egress: Egress;
+  organizations: OrganizationService;
+  sessions: SessionService;
+  accounts: AccountService;
+  close(): Promise<void>;
+}
+
+export interface DepsOptions {
+  clock?: Clock;
+  /** A PGlite already started (tests share one per worker). */
+  pglite?: PGlite;
+  logger?: Logger;
+  /** Prefix of rate-limit keys, so test files sharing one Redis never share counters. */
+  limiterPrefix?: string;
+}
+
+/**
+ * SECRET_KEY encrypts signing keys at rest. Production must provide it; elsewhere a key is made once in
+ * DATA_DIR so that `npm start` works with nothing configured.
+ */
+function resolveSecretKey(config: Config): Buffer {
+  if (config.secretKey) return config.secretKey;
+  const file = join(config.dataDir, 'secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomSecret(32), { mode: 0o600 });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers.dpop',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.new_password',
+        '*.current_password',
+        '*.refresh_token',
+        '*.token',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    schema: config.databaseSchema,
+    dataDir: config.dataDir,
+    pglite: options.pglite,
+  });
+  const closers: Array<() => Promise<void>> = [() => database.close()];
+  try {
+    await migrate(database);
+    const transactions = createTransactions(database.db);
+    await initAuditChain(transactions);
+    const keyring = createKeyring({ transactions, secretKey: resolveSecretKey(config), clock });
+    await keyring.init();
+    const accessTokens = createAccessTokens({ keyring, clock, ttlSeconds: config.accessTokenTtlSeconds });
+    const live = createLiveStream({ redisUrl: config.redisUrl, channel: `svc:${config.databaseSchema}:events` });
+    closers.push(() => live.close());
+    const events = createEvents({ transactions, clock, live });
+    const limiter = createLimiter({ redisUrl: config.redisUrl, keyPrefix: options.limiterPrefix ?? 'svc', logger });
+    closers.push(() => limiter.close());
+    const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, logger });
+    closers.push(async () => mailer.close());
+    const dns = createDns(config);
+    const egress = createEgress({ config, dns });
+    const organizations = createOrganizationService({ clock });
+    const sessions = createSessionService({ transactions, accessTokens, events, clock });
+    const accounts = createAccountService({ config, transactions, organizations, sessions, events, limiter, clock });
+    return {
+      config,
+      logger,
+      clock,
+      database,
+      transactions,
+      keyring,
+      accessTokens,
+      events,
+      limiter,
+      mailer,
+      dns,
+      egress,
+      organizations,
+      sessions,
+      accounts,
+      async close() {
+        for (const close of closers.reverse()) await close();
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close();
+    throw error;
+  }
+}
+
+/** The HTTP application: kernel plugins first, then every module's routes. Listening is the caller's. */
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(given) ? given : newId();
+    },
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+  });
+  registerHttpKernel(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    hsts: config.baseUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'svc identity and access service',
+        version: '1.0.0',
+        description: 'Accounts, organizations, OpenID Provider and AI-agent principals. See docs/ for guides.',
+      },
+      servers: [{ url: config.baseUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  registerGuard(app, {
+    config,
+    resolvers: [
+      createUserTokenResolver({ accessTokens: deps.accessTokens, transactions: deps.transactions, clock: deps.clock }),
+    ],
+  });
+  registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
+  registerAccountRoutes(app, { accounts: deps.accounts, sessions: deps.sessions });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,66 @@
+import type { JWTPayload } from 'jose';
+import type { Clock } from '../clock.js';
+import type { Keyring } from '../crypto/index.js';
+import { newId } from '../ids.js';
+
+export const ACCESS_TOKEN_ISSUER = 'svc-auth';
+export const ACCESS_TOKEN_AUDIENCE = 'svc-services';
+
+/** Claims of our access tokens (Part A 2.11). Not contract for clients: they may change in any release. */
+export interface AccessClaims {
+  sub: string;
+  tid: string;
+  sid: string;
+  /** The user's revocation epoch when the token was minted; a bump refuses every older token. */
+  ep: number;
+  /** Actor kind: `human` for people, `agent` for agent tokens. */
+  act: 'human' | 'agent';
+  /** RFC 9449 confirmation: the SHA-256 thumbprint of the DPoP key the token is bound to. */
+  cnf?: { jkt: string };
+  exp: number;
+  iat: number;
+  jti: string;
+}
+
+export interface AccessTokens {
+  issue(
+    claims: Omit<AccessClaims, 'exp' | 'iat' | 'jti'>,
+    options?: { ttlSeconds?: number; audience?: string },
+  ): Promise<{
+    token: string;
+    expiresIn: number;
+  }>;
+  /** Signature, issuer, audience and expiry; throws when any fails. */
+  verify(token: string, options?: { audience?: string }): Promise<AccessClaims>;
+}
+
+export function createAccessTokens(deps: { keyring: Keyring; clock: Clock; ttlSeconds: number }): AccessTokens {
+  const { keyring, clock } = deps;
+  return {
+    async issue(claims, options = {}) {
+      const ttl = options.ttlSeconds ?? deps.ttlSeconds;
+      const iat = Math.floor(clock.now().getTime() / 1000);
+      const payload: JWTPayload = {
+        ...claims,
+        iss: ACCESS_TOKEN_ISSUER,
+        aud: options.audience ?? ACCESS_TOKEN_AUDIENCE,
+        iat,
+        exp: iat + ttl,
+        jti: newId(),
+      };
+      return { token: await keyring.sign(payload, { typ: 'at+jwt' }), expiresIn: ttl };
+    },
+    async verify(token, options = {}) {
+      const payload = await keyring.verify(token, {
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: options.audience ?? ACCESS_TOKEN_AUDIENCE,
+        typ: 'at+jwt',
+        requiredClaims: ['sub', 'tid', 'sid', 'exp', 'iat'],
+      });
+      if (typeof payload.ep !== 'number' || (payload.act !== 'human' && payload.act !== 'agent')) {
+        throw new Error('malformed access token');
+      }
+      return payload as unknown as AccessClaims;
+    },
+  };
+}

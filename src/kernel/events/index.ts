@@ -1,0 +1,16 @@
+export {
+  type Actor,
+  type ActorType,
+  type AuditVerification,
+  auditEntryHash,
+  createEvents,
+  type DetectionInput,
+  type DetectionRule,
+  type EmitInput,
+  type EventEnvelope,
+  type Events,
+  initAuditChain,
+  type Outcome,
+  type Severity,
+} from './events.js';
+export { createLiveStream, type LiveStream } from './live-stream.js';

@@ -1,0 +1,13 @@
+export {
+  badRequest,
+  conflict,
+  forbidden,
+  HttpError,
+  notFound,
+  OAuthError,
+  ScimError,
+  unauthorized,
+  unprocessable,
+} from './errors.js';
+export { jsonDepth, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
+export { BODY_LIMIT_BYTES, describeValidation, registerHttpKernel } from './plugin.js';

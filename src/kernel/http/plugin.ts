@@ -1,0 +1,96 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError, OAuthError, ScimError } from './errors.js';
+import { parseJsonBody } from './json-body.js';
+
+export const BODY_LIMIT_BYTES = 1_000_000;
+
+interface ValidationIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** `email: is required`, `limit: must be <= 100`: the first schema failure, naming its field. */
+export function describeValidation(issues: ValidationIssue[], context: string | undefined): string {
+  const issue = issues[0];
+  if (!issue) return 'Invalid request';
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (issue.keyword === 'required') {
+    const field = [path, String(issue.params.missingProperty)].filter(Boolean).join('.');
+    return `${field}: is required`;
+  }
+  if (issue.keyword === 'additionalProperties') {
+    const field = [path, String(issue.params.additionalProperty)].filter(Boolean).join('.');
+    return `${field}: is not a known field`;
+  }
+  return `${path || context || 'body'}: ${issue.message ?? 'is invalid'}`;
+}
+
+/** The error model, JSON parsing, 404s and request ids: every response of the service goes through here. */
+export function registerHttpKernel(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).send({ detail: 'Not found' });
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError | OAuthError | ScimError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.status)
+        .headers(error.headers)
+        .send({ detail: error.detail, ...error.extra });
+    }
+    if (error instanceof OAuthError) {
+      return reply
+        .code(error.status)
+        .headers({ 'cache-control': 'no-store', ...error.headers })
+        .send({ error: error.error, error_description: error.description });
+    }
+    if (error instanceof ScimError) {
+      return reply
+        .code(error.status)
+        .type('application/scim+json')
+        .send({
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+          status: String(error.status),
+          detail: error.detail,
+          ...(error.scimType ? { scimType: error.scimType } : {}),
+        });
+    }
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      return reply
+        .code(422)
+        .send({
+          detail: describeValidation(fastifyError.validation as ValidationIssue[], fastifyError.validationContext),
+        });
+    }
+    switch (fastifyError.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ detail: 'Request body exceeds 1 MB' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send({ detail: 'Unsupported content type' });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return reply.code(400).send({ detail: 'Malformed request body' });
+    }
+    if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      return reply.code(fastifyError.statusCode).send({ detail: fastifyError.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ detail: 'Internal server error' });
+  });
+}

@@ -1,0 +1,1 @@
+export { createMailer, type Mailer, type MailerOptions, type MailLogger, type MailMessage } from './mailer.js';

@@ -1,0 +1,11 @@
+export { hostNameRefusalReason, isPublicAddress, refusalReason } from './address-policy.js';
+export { createDns, type Dns, type MxRecord, type ResolvedAddress } from './dns.js';
+export {
+  createEgress,
+  type Egress,
+  type EgressDeps,
+  EgressError,
+  type EgressErrorCode,
+  type EgressRequestOptions,
+  type EgressResponse,
+} from './egress.js';

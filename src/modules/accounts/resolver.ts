@@ -1,0 +1,51 @@
+import type { AccessTokens, CredentialResolver, Population, Principal } from '../../kernel/auth/index.js';
+import { permissionsOfRole } from '../../kernel/authz/catalog.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Transactions } from '../../kernel/db/index.js';
+import { unauthorized } from '../../kernel/http/index.js';
+import { sessionIsLive } from './sessions.js';
+import * as store from './store.js';
+
+const looksLikeJwt = (token: string) => token.split('.').length === 3;
+
+/**
+ * Resolves a person's access token: signature and expiry, then the live session, account epoch and
+ * membership from the database on every request, so a revocation holds from the next use on every node.
+ */
+export function createUserTokenResolver(deps: {
+  accessTokens: AccessTokens;
+  transactions: Transactions;
+  clock: Clock;
+}): CredentialResolver {
+  const { accessTokens, transactions, clock } = deps;
+  return async (_request, credential) => {
+    if (!looksLikeJwt(credential.token)) return null;
+    let claims: Awaited<ReturnType<AccessTokens['verify']>>;
+    try {
+      claims = await accessTokens.verify(credential.token);
+    } catch {
+      return null;
+    }
+    if (claims.act !== 'human') return null;
+    // Part A 5.4: a key-bound token is never accepted as a plain bearer token, nor a bearer token as DPoP.
+    if (claims.cnf || credential.scheme === 'dpop') throw unauthorized();
+    const state = await transactions.systemRead((q) => store.sessionState(q, claims.tid, claims.sid));
+    if (!state || state.userId !== claims.sub || claims.ep !== state.tokenEpoch || !sessionIsLive(state, clock.now())) {
+      throw unauthorized();
+    }
+    const principal: Principal = {
+      kind: 'user',
+      tenantId: claims.tid,
+      userId: claims.sub,
+      sessionId: claims.sid,
+      role: state.role,
+      permissions: permissionsOfRole(state.role),
+      isOwner: state.role === 'owner',
+      population: state.population as Population,
+      quarantined: state.quarantined,
+      actor: { id: claims.sub, type: 'human' },
+      attributes: { emailVerified: state.emailVerified, tenantIsolation: state.isolation },
+    };
+    return principal;
+  };
+}

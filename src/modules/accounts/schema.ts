@@ -1,0 +1,73 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenants } from '../organizations/schema.js';
+
+/** People. An account is global; it joins organizations through memberships. */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey(),
+  email: text('email').notNull(),
+  /** Lowercased, trimmed: the key an address is unique by. */
+  emailKey: text('email_key').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  passwordHash: text('password_hash'),
+  status: text('status', { enum: ['active', 'disabled'] })
+    .notNull()
+    .default('active'),
+  /** Revocation epoch: bumped by sign-out-everywhere and password changes; older tokens stop working. */
+  tokenEpoch: integer('token_epoch').notNull().default(0),
+  name: text('name'),
+  givenName: text('given_name'),
+  familyName: text('family_name'),
+  picture: text('picture'),
+  /** Who manages the profile: `local`, or an identity provider (`scim`, `sso`). */
+  profileSource: text('profile_source').notNull().default('local'),
+  passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** A signed-in session in one organization; every token of it dies when it is revoked. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The user's epoch when the session began; a bump ends the session. */
+    epoch: integer('epoch').notNull(),
+    /** Authentication methods (RFC 8176 values as in ID tokens: pwd, mfa, webauthn…). */
+    amr: jsonb('amr').notNull().$type<string[]>(),
+    authTime: timestamp('auth_time', { withTimezone: true }).notNull(),
+    /** RFC 9449 thumbprint of the DPoP key the session's tokens are bound to. */
+    dpopJkt: text('dpop_jkt'),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_tenant_user').on(t.tenantId, t.userId)],
+);
+
+/** Rotating refresh tokens, stored as SHA-256. A rotated token presented again ends its session. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+  },
+  (t) => [index('refresh_tokens_session').on(t.tenantId, t.sessionId)],
+);

@@ -1,0 +1,270 @@
+import type { Config } from '../../config.js';
+import type { Population, Principal } from '../../kernel/auth/index.js';
+import type { Clock } from '../../kernel/clock.js';
+import { hashPassword, verifyNothing, verifyPassword } from '../../kernel/crypto/index.js';
+import type { Transactions } from '../../kernel/db/index.js';
+import type { Events } from '../../kernel/events/index.js';
+import { conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
+import { newId } from '../../kernel/ids.js';
+import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
+import type { OrganizationService } from '../organizations/index.js';
+import { assertStrongPassword } from './password-policy.js';
+import type { SessionService, TokenPair } from './sessions.js';
+import * as store from './store.js';
+
+/** Sign-up and customer sign-up share one per-IP budget (Part A 4.1). */
+export const SIGNUP_PER_IP: LimitPolicy = { name: 'signup-ip', points: 20, durationSeconds: 3600 };
+/** Failed sign-ins, per source IP and per account; a success clears the account's counter (Part A 8). */
+export const LOGIN_FAILURES_PER_IP: LimitPolicy = { name: 'login-failures-ip', points: 50, durationSeconds: 900 };
+export const LOGIN_FAILURES_PER_ACCOUNT: LimitPolicy = {
+  name: 'login-failures-account',
+  points: 10,
+  durationSeconds: 900,
+};
+
+const INVALID_CREDENTIALS = 'Invalid credentials';
+
+export const emailKeyOf = (email: string) => email.trim().toLowerCase();
+
+/** Unique-constraint violations from a concurrent insert: the loser answers like the check would have. */
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
+
+export interface RequestContext {
+  ip: string;
+  userAgent?: string | undefined;
+}
+
+export interface Identity {
+  user_id: string;
+  tenant_id: string;
+  role: string;
+  is_owner: boolean;
+  tenant_isolation: string;
+  population: Population;
+  email_verified: boolean;
+}
+
+export function createAccountService(deps: {
+  config: Config;
+  transactions: Transactions;
+  organizations: OrganizationService;
+  sessions: SessionService;
+  events: Events;
+  limiter: Limiter;
+  clock: Clock;
+}) {
+  const { config, transactions, organizations, sessions, events, limiter, clock } = deps;
+
+  return {
+    /**
+     * Part A 4.1 `POST /auth/signup`: a new account owning a new organization, signed in. Closed (403) while
+     * PUBLIC_SIGNUP_ENABLED is off.
+     */
+    async signUp(
+      input: { email: string; password: string; organizationName: string },
+      context: RequestContext,
+    ): Promise<TokenPair> {
+      if (!config.flags.publicSignupEnabled) {
+        throw forbidden(
+          `Sign-up is closed during the private beta. Request early access at ${config.baseUrl}/api/v1/early-access`,
+        );
+      }
+      const budget = await limiter.consume(SIGNUP_PER_IP, context.ip);
+      if (!budget.allowed) throw throttled(budget);
+      assertStrongPassword(input.password);
+      const passwordHash = await hashPassword(input.password);
+      const email = input.email.trim();
+      try {
+        return await transactions.system(async (tx) => {
+          if (await store.userByEmail(tx, emailKeyOf(email))) throw conflict('Email already registered');
+          const now = clock.now();
+          const userId = newId();
+          await store.insertUser(tx, {
+            id: userId,
+            email,
+            emailKey: emailKeyOf(email),
+            passwordHash,
+            passwordChangedAt: now,
+            createdAt: now,
+            updatedAt: now,
+          });
+          const tenant = await organizations.create(tx, { name: input.organizationName, ownerUserId: userId });
+          await transactions.enterTenant(tx, tenant.id);
+          const actor = { id: userId, type: 'human' as const };
+          await events.emit(tx, {
+            tenantId: tenant.id,
+            actor,
+            category: 'auth',
+            action: 'user.signed_up',
+            subjectUserId: userId,
+            data: { user_id: userId, population: 'workforce', role: 'owner' },
+            webhook: { type: 'user.signed_up', data: { user_id: userId, population: 'workforce' } },
+          });
+          const { tokens } = await sessions.start(tx, {
+            tenantId: tenant.id,
+            userId,
+            population: 'workforce',
+            epoch: 0,
+            amr: ['pwd'],
+            userAgent: context.userAgent,
+          });
+          return tokens;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('Email already registered or organization name taken');
+        throw error;
+      }
+    },
+
+    /**
+     * Part A 4.1 `POST /auth/login`: one generic 401 for every failure, with the same work done whether or
+     * not the account exists. Failed attempts are throttled per IP and per account.
+     */
+    async logIn(
+      input: { email: string; password: string; tenantSlug: string },
+      context: RequestContext,
+    ): Promise<TokenPair> {
+      const accountKey = `${input.tenantSlug.toLowerCase()}:${emailKeyOf(input.email)}`;
+      const [byIp, byAccount] = await Promise.all([
+        limiter.peek(LOGIN_FAILURES_PER_IP, context.ip),
+        limiter.peek(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
+      ]);
+      const subject = await transactions.systemRead((q) =>
+        store.signInSubject(q, input.tenantSlug.toLowerCase(), emailKeyOf(input.email)),
+      );
+      if (!byIp.allowed || !byAccount.allowed) {
+        if (subject && !byAccount.allowed) await this.recordThrottled(subject.tenantId, subject.userId);
+        throw throttled(byIp.allowed ? byAccount : byIp);
+      }
+      const usable = subject?.passwordHash && subject.userStatus === 'active' && subject.membershipStatus === 'active';
+      const verified = usable
+        ? await verifyPassword(subject.passwordHash!, input.password)
+        : await verifyNothing(input.password);
+      if (!verified || !subject) {
+        await Promise.all([
+          limiter.consume(LOGIN_FAILURES_PER_IP, context.ip),
+          limiter.consume(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
+        ]);
+        // Not awaited: the answer must take as long for an unknown account as for a known one.
+        if (subject) void this.recordFailure(subject.tenantId, subject.userId).catch(() => undefined);
+        throw unauthorized(INVALID_CREDENTIALS);
+      }
+      // Checked only after the password verifies, so it reveals nothing to a guesser; owners pass (break-glass).
+      if (subject.ssoRequired && subject.role !== 'owner') {
+        throw forbidden('This organization requires single sign-on');
+      }
+      await limiter.reset(LOGIN_FAILURES_PER_ACCOUNT, accountKey);
+      return transactions.tenant(subject.tenantId, async (tx) => {
+        await events.emit(tx, {
+          tenantId: subject.tenantId,
+          actor: { id: subject.userId, type: 'human' },
+          category: 'auth',
+          action: 'user.logged_in',
+          subjectUserId: subject.userId,
+          data: { user_id: subject.userId, method: 'pwd' },
+        });
+        const { tokens } = await sessions.start(tx, {
+          tenantId: subject.tenantId,
+          userId: subject.userId,
+          population: subject.population as Population,
+          epoch: subject.tokenEpoch,
+          amr: ['pwd'],
+          userAgent: context.userAgent,
+        });
+        return tokens;
+      });
+    },
+
+    async recordFailure(tenantId: string, userId: string): Promise<void> {
+      await transactions.tenant(tenantId, (tx) =>
+        events.emit(tx, {
+          tenantId,
+          actor: { id: userId, type: 'human' },
+          category: 'auth',
+          action: 'user.login_failed',
+          severity: 'low',
+          outcome: 'failure',
+          subjectUserId: userId,
+          data: { user_id: userId },
+        }),
+      );
+    },
+
+    /** Part A 6: `user.login_throttled` carries user_id, actor_type and occurred_at, never the source IP. */
+    async recordThrottled(tenantId: string, userId: string): Promise<void> {
+      const occurredAt = clock.now().toISOString().replace('Z', '+00:00');
+      const data = { user_id: userId, actor_type: 'human', occurred_at: occurredAt };
+      await transactions.tenant(tenantId, (tx) =>
+        events.emit(tx, {
+          tenantId,
+          actor: { id: userId, type: 'human' },
+          category: 'security',
+          action: 'user.login_throttled',
+          severity: 'warn',
+          outcome: 'denied',
+          subjectUserId: userId,
+          data,
+          webhook: { type: 'user.login_throttled', data },
+        }),
+      );
+    },
+
+    /**
+     * `svc bootstrap`: the platform-operator organization and its owner, on a fresh install only.
+     */
+    async bootstrapPlatform(input: { email: string; password: string; organizationName: string }) {
+      assertStrongPassword(input.password);
+      const passwordHash = await hashPassword(input.password);
+      return transactions.system(async (tx) => {
+        if (await organizations.platformOperator(tx)) {
+          throw conflict('A platform-operator organization already exists');
+        }
+        const email = input.email.trim();
+        if (await store.userByEmail(tx, emailKeyOf(email))) throw conflict('Email already registered');
+        const now = clock.now();
+        const userId = newId();
+        await store.insertUser(tx, {
+          id: userId,
+          email,
+          emailKey: emailKeyOf(email),
+          passwordHash,
+          passwordChangedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const tenant = await organizations.create(tx, {
+          name: input.organizationName,
+          ownerUserId: userId,
+          platformOperator: true,
+        });
+        await transactions.enterTenant(tx, tenant.id);
+        await events.emit(tx, {
+          tenantId: tenant.id,
+          actor: { id: 'svc-cli', type: 'system' },
+          category: 'admin',
+          action: 'tenant.bootstrapped',
+          subjectUserId: userId,
+          data: { user_id: userId, slug: tenant.slug },
+        });
+        return { tenantId: tenant.id, slug: tenant.slug, userId };
+      });
+    },
+
+    /** Part A 2.2: the caller's identity, as resolved from the database on this request. */
+    identity(principal: Principal): Identity {
+      if (!principal.userId || !principal.role || !principal.population) throw new HttpError(401, 'Not authenticated');
+      return {
+        user_id: principal.userId,
+        tenant_id: principal.tenantId,
+        role: principal.role,
+        is_owner: principal.isOwner,
+        tenant_isolation: String(principal.attributes.tenantIsolation ?? 'pooled'),
+        population: principal.population,
+        email_verified: Boolean(principal.attributes.emailVerified),
+      };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,198 @@
+import type { AccessTokens, Population } from '../../kernel/auth/index.js';
+import { addMs, type Clock, days } from '../../kernel/clock.js';
+import { randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
+import type { Transactions, Tx } from '../../kernel/db/index.js';
+import type { Actor, Events } from '../../kernel/events/index.js';
+import { unauthorized } from '../../kernel/http/index.js';
+import { newId } from '../../kernel/ids.js';
+import * as store from './store.js';
+
+/** Part A 2.1. `refresh_token` is null in cookie mode (the token then travels only as a cookie). */
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string | null;
+  token_type: 'bearer' | 'DPoP';
+  expires_in: number;
+}
+
+/** Part A 5.2: refresh tokens live 7 days for the workforce, 30 days for customers. */
+export const REFRESH_LIFETIME: Record<Population, number> = { workforce: days(7), customer: days(30) };
+
+export interface NewSession {
+  tenantId: string;
+  userId: string;
+  population: Population;
+  epoch: number;
+  amr: string[];
+  userAgent?: string | undefined;
+  dpopJkt?: string | undefined;
+}
+
+export interface IssuedSession {
+  sessionId: string;
+  tokens: TokenPair;
+}
+
+/** A session is live while not revoked, not expired, and its account, epoch and membership still hold. */
+export function sessionIsLive(state: store.SessionState, now: Date): boolean {
+  return (
+    state.revokedAt === null &&
+    state.expiresAt > now &&
+    state.userStatus === 'active' &&
+    state.membershipStatus === 'active' &&
+    state.sessionEpoch === state.tokenEpoch
+  );
+}
+
+export function createSessionService(deps: {
+  transactions: Transactions;
+  accessTokens: AccessTokens;
+  events: Events;
+  clock: Clock;
+}) {
+  const { transactions, accessTokens, events, clock } = deps;
+
+  async function newRefreshToken(tx: Tx, tenantId: string, sessionId: string, expiresAt: Date): Promise<string> {
+    const token = randomSecret();
+    await store.insertRefreshToken(tx, {
+      id: newId(),
+      tenantId,
+      sessionId,
+      tokenHash: sha256Hex(token),
+      createdAt: clock.now(),
+      expiresAt,
+    });
+    return token;
+  }
+
+  async function pair(
+    session: {
+      tenantId: string;
+      userId: string;
+      sessionId: string;
+      epoch: number;
+      dpopJkt?: string | null | undefined;
+    },
+    refreshToken: string,
+  ): Promise<TokenPair> {
+    const { token, expiresIn } = await accessTokens.issue({
+      sub: session.userId,
+      tid: session.tenantId,
+      sid: session.sessionId,
+      ep: session.epoch,
+      act: 'human',
+      ...(session.dpopJkt ? { cnf: { jkt: session.dpopJkt } } : {}),
+    });
+    return {
+      access_token: token,
+      refresh_token: refreshToken,
+      token_type: session.dpopJkt ? 'DPoP' : 'bearer',
+      expires_in: expiresIn,
+    };
+  }
+
+  return {
+    /**
+     * Starts a session inside the caller's tenant transaction and returns its tokens. The access token is
+     * signed before commit, but nothing can use it until the session row commits.
+     */
+    async start(tx: Tx, input: NewSession): Promise<IssuedSession> {
+      const now = clock.now();
+      const sessionId = newId();
+      const expiresAt = addMs(now, REFRESH_LIFETIME[input.population]);
+      await store.insertSession(tx, {
+        id: sessionId,
+        tenantId: input.tenantId,
+        userId: input.userId,
+        epoch: input.epoch,
+        amr: input.amr,
+        authTime: now,
+        dpopJkt: input.dpopJkt ?? null,
+        userAgent: input.userAgent?.slice(0, 512) ?? null,
+        createdAt: now,
+        lastUsedAt: now,
+        expiresAt,
+      });
+      const refreshToken = await newRefreshToken(tx, input.tenantId, sessionId, expiresAt);
+      return { sessionId, tokens: await pair({ ...input, sessionId }, refreshToken) };
+    },
+
+    /**
+     * Rotates a refresh token (Part A 3): the presented token is spent and a new pair returned. A token that
+     * was already rotated ends its whole session and raises a detection; anything else invalid is 401.
+     */
+    async refresh(presented: string): Promise<TokenPair> {
+      const tokenHash = sha256Hex(presented);
+      const outcome = await transactions.system(async (tx) => {
+        const now = clock.now();
+        // The token's organization is unknown until its row is found: the look-up by hash is a system read.
+        const spent = await store.spendRefreshToken(tx, tokenHash, now);
+        if (!spent) {
+          const replayed = await store.rotatedRefreshToken(tx, tokenHash);
+          if (!replayed) return { kind: 'invalid' as const };
+          await transactions.enterTenant(tx, replayed.tenantId);
+          const state = await store.sessionState(tx, replayed.tenantId, replayed.sessionId);
+          if (state && (await store.revokeSession(tx, replayed.sessionId, now, 'refresh_token_replayed'))) {
+            const actor: Actor = { id: state.userId, type: 'human' };
+            await events.emit(tx, {
+              tenantId: replayed.tenantId,
+              actor,
+              category: 'security',
+              action: 'session.refresh_replayed',
+              severity: 'high',
+              outcome: 'denied',
+              subjectUserId: state.userId,
+              data: { session_id: replayed.sessionId },
+            });
+            await events.detect(tx, {
+              tenantId: replayed.tenantId,
+              ruleId: 'refresh-token-replay',
+              groupKey: `actor:${state.userId}`,
+              severity: 'high',
+              data: { user_id: state.userId },
+            });
+          }
+          return { kind: 'replayed' as const };
+        }
+        await transactions.enterTenant(tx, spent.tenantId);
+        const state = await store.sessionState(tx, spent.tenantId, spent.sessionId);
+        if (!state || spent.expiresAt <= now || !sessionIsLive(state, now)) return { kind: 'invalid' as const };
+        const population = state.population as Population;
+        const expiresAt = addMs(now, REFRESH_LIFETIME[population]);
+        await store.touchSession(tx, spent.sessionId, now, expiresAt);
+        const refreshToken = await newRefreshToken(tx, spent.tenantId, spent.sessionId, expiresAt);
+        return {
+          kind: 'rotated' as const,
+          refreshToken,
+          session: {
+            tenantId: spent.tenantId,
+            userId: state.userId,
+            sessionId: spent.sessionId,
+            epoch: state.tokenEpoch,
+            dpopJkt: state.dpopJkt,
+          },
+        };
+      });
+      if (outcome.kind !== 'rotated') throw unauthorized('Invalid refresh token');
+      return pair(outcome.session, outcome.refreshToken);
+    },
+
+    /** Ends the caller's session: every token of it is refused from its next use. */
+    async logout(principal: { tenantId: string; userId: string; sessionId: string }): Promise<void> {
+      await transactions.tenant(principal.tenantId, async (tx) => {
+        if (await store.revokeSession(tx, principal.sessionId, clock.now(), 'logout')) {
+          await events.emit(tx, {
+            tenantId: principal.tenantId,
+            actor: { id: principal.userId, type: 'human' },
+            category: 'session',
+            action: 'session.logged_out',
+            subjectUserId: principal.userId,
+            data: { user_id: principal.userId },
+          });
+        }
+      });
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,1 @@
+export { registerMetadataRoutes, securityTxt } from './routes.js';

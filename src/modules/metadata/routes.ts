@@ -1,0 +1,93 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import { catalogDocument } from '../../kernel/authz/catalog.js';
+import { addMs, type Clock, days } from '../../kernel/clock.js';
+import type { Keyring } from '../../kernel/crypto/index.js';
+
+/**
+ * RFC 9116 security.txt (Part A 4.13). `Policy` appears only when a public site is configured. Expires is
+ * kept under a year ahead, as the RFC recommends.
+ */
+export function securityTxt(config: Config, now: Date): string {
+  const lines = [
+    `Contact: ${config.securityContact}`,
+    `Expires: ${addMs(now, days(180))
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')}`,
+    'Preferred-Languages: en',
+    `Canonical: ${config.baseUrl}/.well-known/security.txt`,
+  ];
+  if (config.publicSiteUrl) lines.push(`Policy: ${config.publicSiteUrl.replace(/\/$/, '')}/security-policy`);
+  return `${lines.join('\n')}\n`;
+}
+
+const Jwk = Type.Object({
+  kty: Type.String(),
+  kid: Type.String(),
+  alg: Type.String(),
+  use: Type.String(),
+  n: Type.String(),
+  e: Type.String(),
+});
+
+export function registerMetadataRoutes(app: FastifyInstance, deps: { config: Config; keyring: Keyring; clock: Clock }) {
+  const { config, keyring, clock } = deps;
+
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['metadata'],
+        summary: 'Public signing keys (previous, active, staged next); select by kid',
+        response: { 200: Type.Object({ keys: Type.Array(Jwk, { maxItems: 3 }) }) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return keyring.jwks();
+    },
+  );
+
+  app.get(
+    '/.well-known/security.txt',
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['metadata'], summary: 'Security contact (RFC 9116)', produces: ['text/plain'] },
+    },
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(securityTxt(config, clock.now())),
+  );
+
+  app.get(
+    '/api/v1/authz/catalog',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['metadata'],
+        summary: 'The role and permission catalogue',
+        response: {
+          200: Type.Object({
+            version: Type.String(),
+            permissions: Type.Array(
+              Type.Object({ code: Type.String(), read_only: Type.Boolean(), description: Type.String() }),
+            ),
+            roles: Type.Array(
+              Type.Object({
+                code: Type.String(),
+                name: Type.String(),
+                description: Type.String(),
+                grantable: Type.Boolean(),
+                read_only: Type.Boolean(),
+                permissions: Type.Array(Type.String()),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async () => catalogDocument(),
+  );
+
+  app.get('/api/v1/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,40 @@
+import type { Deps } from './app.js';
+
+/**
+ * A background job: run every `intervalMs` on every node. Jobs keep their work in tables and claim rows with
+ * `FOR UPDATE SKIP LOCKED`, so any number of nodes can run them side by side.
+ */
+export interface Job {
+  name: string;
+  intervalMs: number;
+  run(deps: Deps): Promise<void>;
+}
+
+/** Registered jobs. Modules add theirs here (webhook delivery, retention purge, domain re-checks…). */
+export const JOBS: Job[] = [
+  {
+    // Another node or `svc keys rotate` may have promoted a key: sign with the new active key soon after.
+    name: 'keyring-refresh',
+    intervalMs: 60_000,
+    run: (deps) => deps.keyring.reload(),
+  },
+];
+
+export function startWorkers(deps: Deps, jobs: Job[] = JOBS): { stop(): Promise<void> } {
+  const running = new Set<Promise<void>>();
+  const timers = jobs.map((job) =>
+    setInterval(() => {
+      const run = job
+        .run(deps)
+        .catch((error: unknown) => deps.logger.error({ err: error, job: job.name }, 'job failed'))
+        .finally(() => running.delete(run));
+      running.add(run);
+    }, job.intervalMs),
+  );
+  return {
+    async stop() {
+      for (const timer of timers) clearInterval(timer);
+      await Promise.all(running);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/** Small helpers over fetch: every test talks to the service over real HTTP. */
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function request<T = any>(
+  url: string,
+  options: { method?: string; json?: unknown; body?: string; token?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (body !== undefined && !headers['content-type']) {
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(url, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+let counter = 0;
+/** A unique, valid sign-up (email, strong password, organization name). */
+export function newAccount(label = 'user') {
+  counter += 1;
+  const unique = `${label}${counter}${Math.random().toString(36).slice(2, 8)}`;
+  return {
+    email: `${unique}@example.com`,
+    password: `correct horse battery ${unique}`,
+    organization_name: `Org ${unique}`,
+  };
+}

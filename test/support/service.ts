@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, createDeps, type Deps } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/kernel/clock.js';
+
+const shared = globalThis as unknown as { __svcPglite?: Promise<PGlite> };
+
+/** One PGlite per worker process, shared by its test files; each file gets its own schema. */
+function sharedPglite(): Promise<PGlite> {
+  shared.__svcPglite ??= (async () => {
+    const db = new PGlite();
+    await db.waitReady;
+    return db;
+  })();
+  return shared.__svcPglite;
+}
+
+export interface TestService {
+  url: string;
+  app: FastifyInstance;
+  deps: Deps;
+  clock: ManualClock;
+  schema: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real service on a loopback port, on PostgreSQL when DATABASE_URL is set (with Redis when
+ * REDIS_URL is) and on the embedded database otherwise, in a schema of its own.
+ */
+export async function startService(env: Record<string, string> = {}): Promise<TestService> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig({
+    SVC_ENV: 'test',
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    PUBLIC_SIGNUP_ENABLED: 'true',
+    DATABASE_SCHEMA: schema,
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...(process.env.TEST_LOG_LEVEL ? { LOG_LEVEL: process.env.TEST_LOG_LEVEL } : {}),
+    ...env,
+  });
+  const clock = new ManualClock();
+  const deps = await createDeps(config, {
+    clock,
+    pglite: config.databaseUrl ? undefined : await sharedPglite(),
+    limiterPrefix: `test-${schema}`,
+  });
+  const app = await buildApp(deps);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    deps,
+    clock,
+    schema,
+    async close() {
+      await app.close();
+      await deps.database.db.execute(sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await deps.close();
+    },
+  };
+}
