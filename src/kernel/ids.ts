@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
  */
 export function newId(): string {
   const bytes = randomBytes(16);
-  const ms = new Date().getTime();
+  const ms = Math.floor(performance.timeOrigin + performance.now());
   bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
   bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
   bytes[2] = (ms >>> 24) & 0xff;

@@ -31,7 +31,7 @@ export function createLiveStream(options: { redisUrl?: string | undefined; chann
   }
   const publisher = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const subscriber = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  let subscribed: Promise<unknown> | undefined;
+  let subscribed = false;
   subscriber.on('message', (_channel: string, message: string) => {
     local.emit('event', JSON.parse(message) as EventEnvelope);
   });
@@ -42,7 +42,10 @@ export function createLiveStream(options: { redisUrl?: string | undefined; chann
       await publisher.publish(options.channel, JSON.stringify(event));
     },
     subscribe(listener) {
-      subscribed ??= subscriber.subscribe(options.channel).catch(() => undefined);
+      if (!subscribed) {
+        subscribed = true;
+        subscriber.subscribe(options.channel).catch(() => undefined);
+      }
       local.on('event', listener);
       return () => local.off('event', listener);
     },

@@ -42,6 +42,12 @@ export function registerHttpKernel(app: FastifyInstance): void {
     reply.header('x-request-id', request.id);
   });
 
+  // An unknown path answers before its body is read: oversized or malformed bodies change nothing, so a
+  // dormant surface (refused in onRequest too) is indistinguishable from a path that does not exist.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) throw new HttpError(404, 'Not found');
+  });
+
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: 'Not found' });
   });
@@ -72,11 +78,9 @@ export function registerHttpKernel(app: FastifyInstance): void {
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
-      return reply
-        .code(422)
-        .send({
-          detail: describeValidation(fastifyError.validation as ValidationIssue[], fastifyError.validationContext),
-        });
+      return reply.code(422).send({
+        detail: describeValidation(fastifyError.validation as ValidationIssue[], fastifyError.validationContext),
+      });
     }
     switch (fastifyError.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

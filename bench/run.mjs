@@ -1,0 +1,377 @@
+#!/usr/bin/env node
+// Throughput benchmark of the hot authentication endpoints against their raw ceilings, in one run.
+// `npm run bench` (builds first). Prints ONE JSON document on stdout; progress goes to stderr.
+// See docs/benchmarks.md for what is measured, why, and the knobs (BENCH_* environment variables).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  argon2idVerifyRate,
+  rs256SignRate,
+  rsaSigningKey,
+  signAccessToken,
+} from './ceilings.mjs';
+import {
+  cannon,
+  cpuSample,
+  freePort,
+  log,
+  pool,
+  positiveInteger,
+  positiveNumber,
+  postJson,
+  round,
+  startChild,
+  stopAllChildren,
+  stopChild,
+  summarize,
+  waitForHttp,
+} from './util.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const settings = {
+  duration: positiveNumber('BENCH_DURATION', 10),
+  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
+  warmup: Number(process.env.BENCH_WARMUP ?? 2),
+  ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
+};
+if (!Number.isFinite(settings.warmup) || settings.warmup < 0) {
+  throw new Error(`BENCH_WARMUP: expected a number of seconds >= 0, got "${process.env.BENCH_WARMUP}"`);
+}
+
+/** Minimum share of each ceiling the endpoint must reach (docs/benchmarks.md). */
+const TARGETS = {
+  get_me: { ceiling: 'bare_fastify_jwt_verify', target: 0.4 },
+  refresh: { ceiling: 'rs256_sign', target: 0.5 },
+  login: { ceiling: 'argon2id_verify', target: 0.7 },
+};
+
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const redisUrl = process.env.REDIS_URL || undefined;
+const runId = randomBytes(4).toString('hex');
+const schema = `bench_${runId}`;
+let dataDir;
+let schemaCreated = false;
+let server;
+let bare;
+
+/** The child's environment: only what the service needs, so a developer's shell does not leak in. */
+function baseEnv() {
+  const env = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return env;
+}
+
+async function startService() {
+  const main = join(ROOT, 'dist', 'main.js');
+  if (!existsSync(main)) throw new Error('dist/main.js is missing: run `npm run build` (npm run bench does)');
+  const port = await freePort();
+  const env = {
+    ...baseEnv(),
+    SVC_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_SIGNUP_ENABLED: 'true',
+    LOG_LEVEL: 'warn',
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    // The one sign-up comes from a per-run address in 198.18.0.0/15 (RFC 2544, benchmarking) via
+    // X-Forwarded-For, so repeated runs against one Redis do not exhaust the sign-ups-per-IP budget.
+    TRUST_PROXY: 'true',
+  };
+  if (databaseUrl) {
+    env.DATABASE_URL = databaseUrl;
+    env.DATABASE_SCHEMA = schema;
+    schemaCreated = true; // the service creates it on start; drop it whatever happens next
+  } else {
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+    env.DATA_DIR = dataDir;
+  }
+  if (redisUrl) env.REDIS_URL = redisUrl;
+  log(
+    `starting the service on 127.0.0.1:${port} with ${databaseUrl ? `PostgreSQL (schema ${schema})` : `PGlite in ${dataDir}`}` +
+      `${redisUrl ? ' and Redis' : ''}`,
+  );
+  server = startChild('svc', process.execPath, [main, 'serve', '--no-workers'], { cwd: ROOT, env });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/api/v1/openapi.json`, server);
+  log('the service answers HTTP');
+  return base;
+}
+
+async function prepare(base) {
+  const email = `bench-${runId}@example.com`;
+  const password = `Bench-${randomBytes(12).toString('hex')}!`;
+  const organizationName = `Bench ${runId}`;
+  const tenantSlug = `bench-${runId}`; // the name lowercased, words joined by hyphens
+  const forwardedFor = `198.18.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 254)}`;
+  const signup = await postJson(
+    `${base}/api/v1/auth/signup`,
+    { email, password, organization_name: organizationName },
+    { 'x-forwarded-for': forwardedFor },
+  );
+  if (signup.status !== 201) throw new Error(`sign-up answered ${signup.status}: ${signup.text}`);
+  const login = { email, password, tenant_slug: tenantSlug };
+
+  // One login per autocannon connection: independent sessions for GET /me, and one refresh-token chain per
+  // connection for the refresh load (a second set for its warm-up, whose last in-flight tokens are lost).
+  const sessions = settings.connections * (settings.warmup > 0 ? 3 : 2);
+  log(`sign-up done; ${sessions} logins for independent sessions`);
+  const pairs = await pool(sessions, 4, async (index) => {
+    const answer = await postJson(`${base}/api/v1/auth/login`, login);
+    if (answer.status !== 200 || !answer.json?.access_token || !answer.json?.refresh_token) {
+      throw new Error(`login ${index} answered ${answer.status}: ${answer.text}`);
+    }
+    return answer.json;
+  });
+  const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${pairs[0].access_token}` } });
+  if (me.status !== 200) throw new Error(`GET /api/v1/me answered ${me.status}: ${await me.text()}`);
+  const c = settings.connections;
+  return {
+    login,
+    meTokens: pairs.slice(0, c).map((pair) => pair.access_token),
+    refreshTokens: pairs.slice(c, 2 * c).map((pair) => pair.refresh_token),
+    warmupRefreshTokens: pairs.slice(2 * c).map((pair) => pair.refresh_token),
+  };
+}
+
+/** autocannon with one bearer token per connection (each connection is its own session). */
+function bearerPerConnection(tokens) {
+  let next = 0;
+  return (client) => {
+    client.setHeaders({ authorization: `Bearer ${tokens[next++ % tokens.length]}` });
+  };
+}
+
+async function loadGet(name, url, tokens, serverPid, warmup = settings.warmup) {
+  const options = { url, method: 'GET', connections: settings.connections };
+  if (warmup > 0) await cannon({ ...options, duration: warmup, setupClient: bearerPerConnection(tokens) });
+  log(`${name}: ${settings.connections} connections for ${settings.duration} s`);
+  const cpu = cpuSample(serverPid);
+  const result = await cannon({ ...options, duration: settings.duration, setupClient: bearerPerConnection(tokens) });
+  return { ...summarize(result), cpu: cpu.end() };
+}
+
+/**
+ * POST /auth/refresh where every connection carries its own refresh-token chain: each request sends the
+ * refresh token returned by that connection's previous response. autocannon resets a request's `context`
+ * each time it loops over `requests`, so the chain lives in a per-connection closure installed by
+ * `setupClient`, and is mirrored into `context` for onResponse.
+ */
+async function refreshLoad(url, startTokens, duration) {
+  const chains = startTokens.map((token) => ({ token, ok: 0, failed: 0 }));
+  const failures = {};
+  let next = 0;
+  const setupClient = (client) => {
+    const chain = chains[next++];
+    client.setRequests([
+      {
+        method: 'POST',
+        path: '/api/v1/auth/refresh',
+        headers: { 'content-type': 'application/json' },
+        setupRequest(req, context) {
+          context.chain = chain;
+          return { ...req, body: JSON.stringify({ refresh_token: chain.token }) };
+        },
+        onResponse(status, body, context) {
+          const own = context.chain ?? chain;
+          if (status >= 200 && status < 300) {
+            own.token = JSON.parse(body).refresh_token;
+            own.ok++;
+          } else {
+            own.failed++;
+            failures[status] = (failures[status] ?? 0) + 1;
+          }
+        },
+      },
+    ]);
+  };
+  const result = await cannon({
+    url,
+    method: 'POST',
+    connections: chains.length,
+    duration,
+    headers: { 'content-type': 'application/json' },
+    body: '{}', // replaced per connection by setupClient before the first request is sent
+    setupClient,
+  });
+  if (next !== chains.length) throw new Error(`autocannon made ${next} connections for ${chains.length} chains`);
+  return {
+    result,
+    non2xxCounted: Object.values(failures).reduce((a, b) => a + b, 0),
+    failures,
+    brokenChains: chains.filter((chain) => chain.failed > 0).length,
+    rotations: chains.reduce((sum, chain) => sum + chain.ok, 0),
+  };
+}
+
+async function benchService() {
+  const base = await startService();
+  const data = await prepare(base);
+  const pid = server.child.pid;
+  const endpoints = {};
+
+  endpoints.get_me = await loadGet('GET /api/v1/me', `${base}/api/v1/me`, data.meTokens, pid);
+
+  if (settings.warmup > 0) await refreshLoad(`${base}/api/v1/auth/refresh`, data.warmupRefreshTokens, settings.warmup);
+  log(
+    `POST /api/v1/auth/refresh: ${settings.connections} connections (one refresh-token chain each) for ${settings.duration} s`,
+  );
+  let cpu = cpuSample(pid);
+  const refresh = await refreshLoad(`${base}/api/v1/auth/refresh`, data.refreshTokens, settings.duration);
+  endpoints.refresh = {
+    ...summarize(refresh.result),
+    non_2xx_seen_by_chains: refresh.non2xxCounted,
+    non_2xx_statuses: refresh.failures,
+    broken_chains: refresh.brokenChains,
+    rotations: refresh.rotations,
+    cpu: cpu.end(),
+  };
+
+  const loginOptions = {
+    url: `${base}/api/v1/auth/login`,
+    method: 'POST',
+    connections: settings.loginConnections,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(data.login),
+  };
+  if (settings.warmup > 0) await cannon({ ...loginOptions, duration: settings.warmup });
+  log(`POST /api/v1/auth/login: ${settings.loginConnections} connections for ${settings.duration} s`);
+  cpu = cpuSample(pid);
+  const login = await cannon({ ...loginOptions, duration: settings.duration });
+  endpoints.login = { ...summarize(login), connections: settings.loginConnections, cpu: cpu.end() };
+
+  log('stopping the service');
+  await stopChild(server);
+  return endpoints;
+}
+
+async function benchBareFastify() {
+  const key = await rsaSigningKey();
+  const tokens = await Promise.all(Array.from({ length: settings.connections }, () => signAccessToken(key)));
+  const port = await freePort();
+  bare = startChild('bare', process.execPath, [join(ROOT, 'bench', 'bare-server.mjs')], {
+    cwd: ROOT,
+    env: {
+      ...baseEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BENCH_PUBLIC_KEY_PEM: key.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+      BENCH_ISSUER: ACCESS_TOKEN_ISSUER,
+      BENCH_AUDIENCE: ACCESS_TOKEN_AUDIENCE,
+    },
+  });
+  const url = `http://127.0.0.1:${port}/api/v1/me`;
+  await waitForHttp(url, bare);
+  const check = await fetch(url, { headers: { authorization: `Bearer ${tokens[0]}` } });
+  if (check.status !== 200) throw new Error(`bare Fastify answered ${check.status}: ${await check.text()}`);
+  const figures = await loadGet('bare Fastify + jose jwtVerify', url, tokens, bare.child.pid);
+  await stopChild(bare);
+  return figures;
+}
+
+async function cleanup() {
+  await stopAllChildren();
+  if (databaseUrl && schemaCreated) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    try {
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      log(`dropped schema ${schema}`);
+    } catch (error) {
+      log(`could not drop schema ${schema}: ${error.message}`);
+    } finally {
+      await client.end().catch(() => {});
+    }
+    schemaCreated = false;
+  }
+  if (dataDir) {
+    rmSync(dataDir, { recursive: true, force: true });
+    log(`removed ${dataDir}`);
+    dataDir = undefined;
+  }
+}
+
+function ratio(endpoint, name, ceiling) {
+  const { target } = TARGETS[name];
+  const value = ceiling > 0 ? endpoint.rps / ceiling : null;
+  return {
+    ...endpoint,
+    ratio_to_ceiling: round(value, 3),
+    ceiling: TARGETS[name].ceiling,
+    target,
+    // Errors count as a miss: a fast endpoint that refuses requests meets nothing.
+    meets_target: value !== null && value >= target && endpoint.non_2xx === 0 && endpoint.errors === 0,
+  };
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping children and cleaning up`);
+    cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+}
+
+async function main() {
+  log(
+    `duration ${settings.duration} s, ${settings.connections} connections (login ${settings.loginConnections}), ` +
+      `warm-up ${settings.warmup} s, ceilings ${settings.ceilingSeconds} s each`,
+  );
+  let endpoints;
+  let ceilings;
+  try {
+    endpoints = await benchService();
+    log(`raw ceilings on one core: RS256 signing (${settings.ceilingSeconds} s)`);
+    const rs256 = await rs256SignRate(settings.ceilingSeconds);
+    log(`raw ceilings on one core: argon2id verification (${settings.ceilingSeconds} s)`);
+    const argon2 = await argon2idVerifyRate(settings.ceilingSeconds);
+    const bareFigures = await benchBareFastify();
+    ceilings = {
+      rs256_sign_per_s: round(rs256.per_s, 1),
+      argon2id_verify_per_s: round(argon2.per_s, 2),
+      bare_fastify_jwt_verify: bareFigures,
+    };
+  } finally {
+    await cleanup();
+  }
+
+  const report = {
+    database: databaseUrl ? 'postgresql' : 'pglite',
+    redis: Boolean(redisUrl),
+    node: process.version,
+    cpus: cpus().length,
+    duration_s: settings.duration,
+    connections: settings.connections,
+    endpoints: {
+      get_me: ratio(endpoints.get_me, 'get_me', ceilings.bare_fastify_jwt_verify.rps),
+      refresh: ratio(endpoints.refresh, 'refresh', ceilings.rs256_sign_per_s),
+      login: ratio(endpoints.login, 'login', ceilings.argon2id_verify_per_s),
+    },
+    ceilings,
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  const missed = Object.entries(report.endpoints).filter(([, e]) => !e.meets_target);
+  log(
+    missed.length
+      ? `targets missed: ${missed.map(([name, e]) => `${name} (${e.ratio_to_ceiling} < ${e.target}${e.non_2xx ? `, ${e.non_2xx} non-2xx` : ''})`).join(', ')}`
+      : 'every target met',
+  );
+  if (process.env.BENCH_STRICT === '1' && missed.length) process.exitCode = 1;
+}
+
+main().catch(async (error) => {
+  log(`failed: ${error?.stack ?? error}`);
+  await cleanup().catch(() => {});
+  process.exit(1);
+});

@@ -1,0 +1,272 @@
+// Helpers for bench/run.mjs: logging, child processes, ports, HTTP, autocannon, CPU accounting.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import autocannon from 'autocannon';
+
+const t0 = Date.now();
+/** Progress goes to stderr: stdout carries only the final JSON document. */
+export function log(message) {
+  process.stderr.write(`[bench +${((Date.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
+}
+
+export function positiveNumber(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}: expected a positive number, got "${raw}"`);
+  return value;
+}
+
+export function positiveInteger(name, fallback) {
+  const value = positiveNumber(name, fallback);
+  if (!Number.isInteger(value)) throw new Error(`${name}: expected a whole number, got "${process.env[name]}"`);
+  return value;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every child started here, so that any exit path can kill what is still running. */
+const children = new Set();
+
+process.on('exit', () => {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL');
+    } catch {}
+  }
+});
+
+/**
+ * Starts a child process whose stdout and stderr are copied to our stderr (prefixed) and kept (tail) for
+ * error messages.
+ */
+export function startChild(name, command, args, options) {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const tail = [];
+  const copy = (chunk) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line) continue;
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+      process.stderr.write(`[${name}] ${line}\n`);
+    }
+  };
+  child.stdout.on('data', copy);
+  child.stderr.on('data', copy);
+  const exited = new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    });
+    child.on('error', (error) => {
+      children.delete(child);
+      tail.push(String(error));
+      resolve({ code: -1, signal: null, error });
+    });
+  });
+  return { name, child, exited, tail, running: () => child.exitCode === null && child.signalCode === null };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
+export async function stopChild(handle, graceMs = 10_000) {
+  if (!handle || !handle.running()) return;
+  handle.child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    if (handle.running()) {
+      log(`${handle.name} did not stop within ${graceMs} ms; SIGKILL`);
+      handle.child.kill('SIGKILL');
+    }
+  }, graceMs);
+  await handle.exited;
+  clearTimeout(timer);
+}
+
+export async function stopAllChildren() {
+  const handles = [...children].map((child) => ({
+    name: `pid ${child.pid}`,
+    child,
+    exited: new Promise((resolve) => child.once('exit', resolve)),
+    running: () => child.exitCode === null && child.signalCode === null,
+  }));
+  await Promise.all(handles.map((handle) => stopChild(handle, 5_000)));
+}
+
+/** Waits until `url` answers HTTP at all (any status), failing early if the child exits. */
+export async function waitForHttp(url, handle, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!handle.running()) {
+      throw new Error(`${handle.name} exited before answering HTTP:\n${handle.tail.join('\n')}`);
+    }
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      await sleep(200);
+    }
+  }
+  throw new Error(`${handle.name} did not answer HTTP at ${url} within ${timeoutMs} ms:\n${handle.tail.join('\n')}`);
+}
+
+export async function postJson(url, body, headers = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text };
+}
+
+/** Runs `count` async jobs with at most `concurrency` at once; returns their results in order. */
+export async function pool(count, concurrency, job) {
+  const results = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await job(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(count, concurrency) }, worker));
+  return results;
+}
+
+/** autocannon's programmatic API as a promise. */
+export function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ timeout: 30, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+const round = (value, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+
+export { round };
+
+/** The figures we report from an autocannon result. */
+export function summarize(result) {
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+  );
+  return {
+    rps: round(result.requests.average, 1),
+    p50_ms: round(result.latency.p50),
+    p99_ms: round(result.latency.p99),
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    requests: result.requests.total,
+    status_codes: statusCodes,
+  };
+}
+
+// ---- CPU accounting from /proc (Linux): which process used the cores during a load ----
+
+let clockTicks = 100;
+try {
+  const { execFileSync } = await import('node:child_process');
+  clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+} catch {}
+
+function processTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+function ticksByCommand(names) {
+  const totals = Object.fromEntries(names.map((name) => [name, 0]));
+  let entries = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return totals;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm;
+    try {
+      comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm in totals) totals[comm] += processTicks(entry) ?? 0;
+  }
+  return totals;
+}
+
+function machineTicks() {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = cpu[3] + (cpu[4] ?? 0);
+    const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a CPU sample; `end()` returns the CPU time each party used during the window, in percent of one
+ * core (200 = both cores of a 2-core machine): the server under test, PostgreSQL (every `postgres` process
+ * on the machine, so other users of the same server count too), Redis, this benchmark process (autocannon),
+ * the whole machine, and `other` = whole machine minus those.
+ */
+export function cpuSample(serverPid) {
+  const startedAt = performance.now();
+  const self = process.cpuUsage();
+  const server = processTicks(serverPid);
+  const byCommand = ticksByCommand(['postgres', 'redis-server']);
+  const machine = machineTicks();
+  return {
+    end() {
+      const seconds = (performance.now() - startedAt) / 1000;
+      const pct = (ticks) => round((ticks / clockTicks / seconds) * 100, 0);
+      const selfUsed = process.cpuUsage(self);
+      const serverNow = processTicks(serverPid);
+      const byCommandNow = ticksByCommand(['postgres', 'redis-server']);
+      const machineNow = machineTicks();
+      const out = {
+        server: server !== undefined && serverNow !== undefined ? pct(serverNow - server) : null,
+        postgres: pct(byCommandNow.postgres - byCommand.postgres),
+        redis: pct(byCommandNow['redis-server'] - byCommand['redis-server']),
+        bench_autocannon: round(((selfUsed.user + selfUsed.system) / 1e6 / seconds) * 100, 0),
+      };
+      if (machine && machineNow) {
+        const busyTicks = machineNow.busy - machine.busy;
+        const totalTicks = machineNow.total - machine.total;
+        const cores = totalTicks / clockTicks / seconds;
+        out.machine_busy = pct(busyTicks);
+        out.machine_capacity = round(cores * 100, 0);
+        out.other = round(out.machine_busy - out.server - out.postgres - out.redis - out.bench_autocannon, 0);
+      }
+      return out;
+    },
+  };
+}
