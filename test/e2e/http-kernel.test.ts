@@ -60,6 +60,14 @@ describe('request edge', () => {
     expect(res.body).toEqual({ detail: 'Not found' });
   });
 
+  it('answers an unknown path 404 whatever its body, without reading it', async () => {
+    const big = await request(api('/no/such/thing'), { body: ' '.repeat(2_000_000) });
+    expect(big.status).toBe(404);
+    expect(big.body).toEqual({ detail: 'Not found' });
+    const malformed = await request(api('/no/such/thing'), { body: '{"x":' });
+    expect(malformed.status).toBe(404);
+  });
+
   it('sets security headers and a request id on every answer', async () => {
     const res = await request(api('/authz/catalog'));
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -108,6 +116,24 @@ describe('throttling', () => {
     expect((await attempt(account.password)).status).toBe(200);
     for (let i = 0; i < 9; i++) expect((await attempt('wrong password 123')).status).toBe(401);
     expect((await attempt(account.password)).status).toBe(200);
+  });
+});
+
+describe('rate-limit store failure', () => {
+  it('fails closed: 429 with only a short fixed Retry-After when the store cannot answer', async () => {
+    const broken = await startService({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const res = await request(`${broken.url}/api/v1/auth/login`, {
+        json: { email: 'someone@example.com', password: 'whatever password', tenant_slug: 'any' },
+      });
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
+      expect(res.headers.get('ratelimit-remaining')).toBeNull();
+      expect(res.headers.get('ratelimit-reset')).toBeNull();
+    } finally {
+      await broken.close();
+    }
   });
 });
 

@@ -83,6 +83,38 @@ describe('row-level security', () => {
   });
 });
 
+describe('live stream', () => {
+  it('publishes an event after its transaction commits, and nothing from a rolled-back one', async () => {
+    const seen: string[] = [];
+    const unsubscribe = svc.deps.events.live.subscribe((event) => seen.push(event.action));
+    try {
+      const tenant = await tenantOfNewAccount();
+      await expect(
+        svc.deps.transactions.tenant(tenant, async (tx) => {
+          await svc.deps.events.emit(tx, {
+            tenantId: tenant,
+            actor: { id: 'test', type: 'system' },
+            category: 'admin',
+            action: 'tenant.bootstrapped',
+          });
+          expect(seen).not.toContain('tenant.bootstrapped'); // not before commit
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(seen).toContain('user.signed_up');
+      expect(seen).not.toContain('tenant.bootstrapped');
+      const stored = await rows(
+        svc.deps.database.db,
+        sql`select 1 from events where action = 'tenant.bootstrapped' and tenant_id = ${tenant}`,
+      );
+      expect(stored).toEqual([]);
+    } finally {
+      unsubscribe();
+    }
+  });
+});
+
 describe('audit chain', () => {
   it('verifies from genesis, then finds the first tampered entry', async () => {
     await tenantOfNewAccount();
@@ -94,7 +126,7 @@ describe('audit chain', () => {
 
     const [target] = await rows<{ seq: number }>(
       svc.deps.database.db,
-      sql`select seq from audit_log order by seq limit 1 offset 2`,
+      sql`select seq::int as seq from audit_log order by seq limit 1 offset 2`,
     );
     await svc.deps.database.db.execute(
       sql`update audit_log set data = '{"user_id":"forged"}'::jsonb where seq = ${target!.seq}`,
