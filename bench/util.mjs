@@ -189,36 +189,38 @@ try {
   clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 } catch {}
 
-function processTicks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
-
-function ticksByCommand(names) {
-  const totals = Object.fromEntries(names.map((name) => [name, 0]));
+/** utime + stime (all threads) of every process, with its command name. */
+function processTable() {
+  const table = new Map();
   let entries = [];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return totals;
+    return table;
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let comm;
     try {
-      comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
-    } catch {
-      continue;
-    }
-    if (comm in totals) totals[comm] += processTicks(entry) ?? 0;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+      table.set(Number(entry), { comm, ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {}
   }
-  return totals;
+  return table;
+}
+
+function describe(pid, comm) {
+  if (comm !== 'node') return comm;
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    const script = args.slice(1).find((arg) => !arg.startsWith('-') && /[/.]/.test(arg));
+    return `node ${script ? script.replace(/^.*node_modules\//, '') : ''}`.trim();
+  } catch {
+    return comm;
+  }
 }
 
 function machineTicks() {
@@ -233,40 +235,82 @@ function machineTicks() {
 }
 
 /**
- * Starts a CPU sample; `end()` returns the CPU time each party used during the window, in percent of one
- * core (200 = both cores of a 2-core machine): the server under test, PostgreSQL (every `postgres` process
- * on the machine, so other users of the same server count too), Redis, this benchmark process (autocannon),
- * the whole machine, and `other` = whole machine minus those.
+ * Starts a CPU sample over a load; `end()` returns the CPU time each party used during the window, in
+ * percent of one core (200 = both cores of a 2-core machine): the server under test, PostgreSQL (every
+ * `postgres` process on the machine, so other users of the same server count too), Redis, this benchmark
+ * process (autocannon), the whole machine, and `other` = the rest, with the biggest other processes named.
+ * Every process is read once a second, so backends that exit during the window still count (up to 1 s).
  */
 export function cpuSample(serverPid) {
   const startedAt = performance.now();
-  const self = process.cpuUsage();
-  const server = processTicks(serverPid);
-  const byCommand = ticksByCommand(['postgres', 'redis-server']);
   const machine = machineTicks();
+  const first = processTable();
+  /** pid -> { comm, base, last } */
+  const seen = new Map();
+  for (const [pid, { comm, ticks }] of first) seen.set(pid, { comm, base: ticks, last: ticks });
+  const poll = () => {
+    for (const [pid, { comm, ticks }] of processTable()) {
+      const known = seen.get(pid);
+      if (known) known.last = ticks;
+      else seen.set(pid, { comm, base: 0, last: ticks }); // started during the window
+    }
+  };
+  const timer = setInterval(poll, 1000);
+  timer.unref();
   return {
     end() {
+      clearInterval(timer);
+      poll();
       const seconds = (performance.now() - startedAt) / 1000;
       const pct = (ticks) => round((ticks / clockTicks / seconds) * 100, 0);
-      const selfUsed = process.cpuUsage(self);
-      const serverNow = processTicks(serverPid);
-      const byCommandNow = ticksByCommand(['postgres', 'redis-server']);
-      const machineNow = machineTicks();
-      const out = {
-        server: server !== undefined && serverNow !== undefined ? pct(serverNow - server) : null,
-        postgres: pct(byCommandNow.postgres - byCommand.postgres),
-        redis: pct(byCommandNow['redis-server'] - byCommand['redis-server']),
-        bench_autocannon: round(((selfUsed.user + selfUsed.system) / 1e6 / seconds) * 100, 0),
-      };
-      if (machine && machineNow) {
-        const busyTicks = machineNow.busy - machine.busy;
-        const totalTicks = machineNow.total - machine.total;
-        const cores = totalTicks / clockTicks / seconds;
-        out.machine_busy = pct(busyTicks);
-        out.machine_capacity = round(cores * 100, 0);
-        out.other = round(out.machine_busy - out.server - out.postgres - out.redis - out.bench_autocannon, 0);
+      const groups = new Map();
+      const add = (name, ticks) => groups.set(name, (groups.get(name) ?? 0) + ticks);
+      for (const [pid, { comm, base, last }] of seen) {
+        const used = Math.max(0, last - base);
+        if (used === 0) continue;
+        if (pid === serverPid) add('server', used);
+        else if (pid === process.pid) add('bench_autocannon', used);
+        else if (comm === 'postgres') add('postgres', used);
+        else if (comm === 'redis-server') add('redis', used);
+        else add(`other:${describe(pid, comm)}`, used);
       }
+      const out = {
+        server: pct(groups.get('server') ?? 0),
+        postgres: pct(groups.get('postgres') ?? 0),
+        redis: pct(groups.get('redis') ?? 0),
+        bench_autocannon: pct(groups.get('bench_autocannon') ?? 0),
+      };
+      const machineNow = machineTicks();
+      if (machine && machineNow) {
+        out.machine_busy = pct(machineNow.busy - machine.busy);
+        out.machine_capacity = round(((machineNow.total - machine.total) / clockTicks / seconds) * 100, 0);
+      }
+      const others = [...groups].filter(([name]) => name.startsWith('other:')).sort((a, b) => b[1] - a[1]);
+      out.other = pct(others.reduce((sum, [, ticks]) => sum + ticks, 0));
+      const named = others.filter(([, ticks]) => pct(ticks) >= 3).slice(0, 4);
+      if (named.length) out.other_top = Object.fromEntries(named.map(([name, ticks]) => [name.slice(6), pct(ticks)]));
       return out;
     },
   };
+}
+
+/**
+ * On a shared machine, other work (a test run, another benchmark) skews every figure. Waits, up to
+ * `maxSeconds`, until processes other than ours (and PostgreSQL, Redis) use under 15% of one core over 2 s.
+ * Returns the last reading of that load.
+ */
+export async function waitQuiet(label, maxSeconds, ourPids = []) {
+  const deadline = Date.now() + maxSeconds * 1000;
+  for (;;) {
+    const sample = cpuSample(ourPids[0]);
+    await sleep(2000);
+    const reading = sample.end();
+    const foreign = (reading.other ?? 0) + reading.postgres + reading.redis;
+    if (foreign < 15) return foreign;
+    if (Date.now() >= deadline) {
+      log(`${label}: the machine is still busy (${foreign}% of a core: ${JSON.stringify(reading.other_top ?? {})}); measuring anyway`);
+      return foreign;
+    }
+    log(`${label}: waiting for a quiet machine (${foreign}% of a core used by others: ${JSON.stringify(reading.other_top ?? {})})`);
+  }
 }

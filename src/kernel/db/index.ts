@@ -1,3 +1,4 @@
 export { APP_ROLE, type Database, type Db, openDatabase, type Queryable, rows, type Tx } from './database.js';
 export { migrate } from './migrate.js';
+export { spendOnce, takeOnce } from './spend.js';
 export { afterCommit, createTransactions, type Transactions } from './transactions.js';

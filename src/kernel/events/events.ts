@@ -4,6 +4,7 @@ import { sha256Hex } from '../crypto/secrets.js';
 import { afterCommit, type Transactions, type Tx } from '../db/index.js';
 import { newId } from '../ids.js';
 import { canonicalJson } from './canonical-json.js';
+import { isKnownEventType, webhookEventTypes } from './catalogue.js';
 import type { LiveStream } from './live-stream.js';
 import { auditChainHead, auditLog, detections, events, webhookOutbox } from './schema.js';
 
@@ -176,6 +177,10 @@ export function createEvents(deps: {
     live,
     detect,
     async emit(tx, input) {
+      if (!isKnownEventType(input.action)) throw new Error(`event ${input.action} is not in the catalogue`);
+      if (input.webhook && !webhookEventTypes().some((type) => type.name === input.webhook!.type)) {
+        throw new Error(`webhook event ${input.webhook.type} is not in the catalogue`);
+      }
       const envelope: EventEnvelope = {
         id: newId(),
         tenant_id: input.tenantId,

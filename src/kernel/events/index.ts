@@ -1,3 +1,4 @@
+export { EVENT_TYPES, type EventType, isKnownEventType, webhookEventTypes } from './catalogue.js';
 export {
   type Actor,
   type ActorType,

@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Queryable } from '../../kernel/db/index.js';
+import { and, eq, isNull } from 'drizzle-orm';
+import { type Queryable, spendOnce } from '../../kernel/db/index.js';
 import { memberships, tenants } from '../organizations/index.js';
 import { refreshTokens, sessions, users } from './schema.js';
 
@@ -46,16 +46,11 @@ export async function insertRefreshToken(q: Queryable, row: typeof refreshTokens
 
 /** Spends a refresh token: one statement, so two concurrent presentations cannot both succeed. */
 export async function spendRefreshToken(q: Queryable, tokenHash: string, now: Date) {
-  const [row] = await q
-    .update(refreshTokens)
-    .set({ rotatedAt: now })
-    .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.rotatedAt)))
-    .returning({
-      tenantId: refreshTokens.tenantId,
-      sessionId: refreshTokens.sessionId,
-      expiresAt: refreshTokens.expiresAt,
-    });
-  return row;
+  return spendOnce(q, refreshTokens, refreshTokens.rotatedAt, eq(refreshTokens.tokenHash, tokenHash), now, {
+    tenantId: refreshTokens.tenantId,
+    sessionId: refreshTokens.sessionId,
+    expiresAt: refreshTokens.expiresAt,
+  });
 }
 
 /** A refresh token that was already rotated: its reappearance means it was stolen or replayed. */
@@ -111,9 +106,4 @@ export async function revokeSession(q: Queryable, sessionId: string, now: Date, 
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   return ended.length > 0;
-}
-
-export async function anyUserExists(q: Queryable): Promise<boolean> {
-  const [row] = await q.select({ one: sql<number>`1` }).from(users).limit(1);
-  return Boolean(row);
 }
