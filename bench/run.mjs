@@ -30,6 +30,7 @@ import {
   stopChild,
   summarize,
   waitForHttp,
+  waitQuiet,
 } from './util.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,10 +41,19 @@ const settings = {
   loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
   warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
+  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
 };
-if (!Number.isFinite(settings.warmup) || settings.warmup < 0) {
-  throw new Error(`BENCH_WARMUP: expected a number of seconds >= 0, got "${process.env.BENCH_WARMUP}"`);
+for (const [name, value] of [
+  ['BENCH_WARMUP', settings.warmup],
+  ['BENCH_WAIT_QUIET', settings.waitQuiet],
+]) {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`${name}: expected a number of seconds >= 0, got "${process.env[name]}"`);
+  }
 }
+
+/** Before each measurement: wait (BENCH_WAIT_QUIET s at most) until other processes leave the CPUs alone. */
+const quiet = (label, pid) => (settings.waitQuiet > 0 ? waitQuiet(label, settings.waitQuiet, [pid]) : undefined);
 
 /** Minimum share of each ceiling the endpoint must reach (docs/benchmarks.md). */
 const TARGETS = {
@@ -99,7 +109,9 @@ async function startService() {
     `starting the service on 127.0.0.1:${port} with ${databaseUrl ? `PostgreSQL (schema ${schema})` : `PGlite in ${dataDir}`}` +
       `${redisUrl ? ' and Redis' : ''}`,
   );
-  server = startChild('svc', process.execPath, [main, 'serve', '--no-workers'], { cwd: ROOT, env });
+  // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  server = startChild('svc', process.execPath, [...profile, main, 'serve', '--no-workers'], { cwd: ROOT, env });
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/api/v1/openapi.json`, server);
   log('the service answers HTTP');
@@ -152,11 +164,12 @@ function bearerPerConnection(tokens) {
 
 async function loadGet(name, url, tokens, serverPid, warmup = settings.warmup) {
   const options = { url, method: 'GET', connections: settings.connections };
+  const foreignBefore = await quiet(name, serverPid);
   if (warmup > 0) await cannon({ ...options, duration: warmup, setupClient: bearerPerConnection(tokens) });
   log(`${name}: ${settings.connections} connections for ${settings.duration} s`);
   const cpu = cpuSample(serverPid);
   const result = await cannon({ ...options, duration: settings.duration, setupClient: bearerPerConnection(tokens) });
-  return { ...summarize(result), cpu: cpu.end() };
+  return { ...summarize(result), cpu: { ...cpu.end(), foreign_before: foreignBefore } };
 }
 
 /**
@@ -220,6 +233,7 @@ async function benchService() {
 
   endpoints.get_me = await loadGet('GET /api/v1/me', `${base}/api/v1/me`, data.meTokens, pid);
 
+  let foreignBefore = await quiet('POST /api/v1/auth/refresh', pid);
   if (settings.warmup > 0) await refreshLoad(`${base}/api/v1/auth/refresh`, data.warmupRefreshTokens, settings.warmup);
   log(
     `POST /api/v1/auth/refresh: ${settings.connections} connections (one refresh-token chain each) for ${settings.duration} s`,
@@ -232,7 +246,7 @@ async function benchService() {
     non_2xx_statuses: refresh.failures,
     broken_chains: refresh.brokenChains,
     rotations: refresh.rotations,
-    cpu: cpu.end(),
+    cpu: { ...cpu.end(), foreign_before: foreignBefore },
   };
 
   const loginOptions = {
@@ -242,11 +256,16 @@ async function benchService() {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(data.login),
   };
+  foreignBefore = await quiet('POST /api/v1/auth/login', pid);
   if (settings.warmup > 0) await cannon({ ...loginOptions, duration: settings.warmup });
   log(`POST /api/v1/auth/login: ${settings.loginConnections} connections for ${settings.duration} s`);
   cpu = cpuSample(pid);
   const login = await cannon({ ...loginOptions, duration: settings.duration });
-  endpoints.login = { ...summarize(login), connections: settings.loginConnections, cpu: cpu.end() };
+  endpoints.login = {
+    ...summarize(login),
+    connections: settings.loginConnections,
+    cpu: { ...cpu.end(), foreign_before: foreignBefore },
+  };
 
   log('stopping the service');
   await stopChild(server);
@@ -332,8 +351,10 @@ async function main() {
   let ceilings;
   try {
     endpoints = await benchService();
+    await quiet('RS256 signing');
     log(`raw ceilings on one core: RS256 signing (${settings.ceilingSeconds} s)`);
     const rs256 = await rs256SignRate(settings.ceilingSeconds);
+    await quiet('argon2id verification');
     log(`raw ceilings on one core: argon2id verification (${settings.ceilingSeconds} s)`);
     const argon2 = await argon2idVerifyRate(settings.ceilingSeconds);
     const bareFigures = await benchBareFastify();

@@ -83,7 +83,7 @@ export function startChild(name, command, args, options) {
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
 export async function stopChild(handle, graceMs = 10_000) {
-  if (!handle || !handle.running()) return;
+  if (!handle?.running()) return;
   handle.child.kill('SIGTERM');
   const timer = setTimeout(() => {
     if (handle.running()) {
@@ -223,6 +223,17 @@ function describe(pid, comm) {
   }
 }
 
+/** utime + stime of one thread (the main thread of a process has the process's id). */
+function threadTicks(pid, tid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
 function machineTicks() {
   try {
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -244,6 +255,7 @@ function machineTicks() {
 export function cpuSample(serverPid) {
   const startedAt = performance.now();
   const machine = machineTicks();
+  const mainThread = serverPid ? threadTicks(serverPid, serverPid) : undefined;
   const first = processTable();
   /** pid -> { comm, base, last } */
   const seen = new Map();
@@ -274,8 +286,12 @@ export function cpuSample(serverPid) {
         else if (comm === 'redis-server') add('redis', used);
         else add(`other:${describe(pid, comm)}`, used);
       }
+      const mainThreadNow = serverPid ? threadTicks(serverPid, serverPid) : undefined;
       const out = {
         server: pct(groups.get('server') ?? 0),
+        // The event-loop thread alone: near 100 means the server's JavaScript is the bottleneck.
+        server_main_thread:
+          mainThread !== undefined && mainThreadNow !== undefined ? pct(mainThreadNow - mainThread) : null,
         postgres: pct(groups.get('postgres') ?? 0),
         redis: pct(groups.get('redis') ?? 0),
         bench_autocannon: pct(groups.get('bench_autocannon') ?? 0),
@@ -308,9 +324,13 @@ export async function waitQuiet(label, maxSeconds, ourPids = []) {
     const foreign = (reading.other ?? 0) + reading.postgres + reading.redis;
     if (foreign < 15) return foreign;
     if (Date.now() >= deadline) {
-      log(`${label}: the machine is still busy (${foreign}% of a core: ${JSON.stringify(reading.other_top ?? {})}); measuring anyway`);
+      log(
+        `${label}: the machine is still busy (${foreign}% of a core: ${JSON.stringify(reading.other_top ?? {})}); measuring anyway`,
+      );
       return foreign;
     }
-    log(`${label}: waiting for a quiet machine (${foreign}% of a core used by others: ${JSON.stringify(reading.other_top ?? {})})`);
+    log(
+      `${label}: waiting for a quiet machine (${foreign}% of a core used by others: ${JSON.stringify(reading.other_top ?? {})})`,
+    );
   }
 }
