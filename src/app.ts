@@ -22,9 +22,11 @@ import {
   type AccountService,
   createAccountService,
   createSessionService,
+  createSessionStateCache,
   createUserTokenResolver,
   registerAccountRoutes,
   type SessionService,
+  type SessionStateCache,
 } from './modules/accounts/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
@@ -45,6 +47,7 @@ export interface Deps {
   egress: Egress;
   organizations: OrganizationService;
   sessions: SessionService;
+  sessionStateCache: SessionStateCache;
   accounts: AccountService;
   close(): Promise<void>;
 }
@@ -120,6 +123,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const egress = createEgress({ config, dns });
     const organizations = createOrganizationService({ clock });
     const sessions = createSessionService({ transactions, accessTokens, events, clock });
+    const sessionStateCache = createSessionStateCache();
+    await sessionStateCache.attach(database, transactions);
     const accounts = createAccountService({ config, transactions, organizations, sessions, events, limiter, clock });
     return {
       config,
@@ -136,6 +141,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       egress,
       organizations,
       sessions,
+      sessionStateCache,
       accounts,
       async close() {
         for (const close of closers.reverse()) await close();
@@ -182,7 +188,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerGuard(app, {
     config,
     resolvers: [
-      createUserTokenResolver({ accessTokens: deps.accessTokens, transactions: deps.transactions, clock: deps.clock }),
+      createUserTokenResolver({
+        accessTokens: deps.accessTokens,
+        transactions: deps.transactions,
+        cache: deps.sessionStateCache,
+        clock: deps.clock,
+      }),
     ],
   });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });

@@ -18,6 +18,32 @@ function sharedPglite(): Promise<PGlite> {
   return shared.__svcPglite;
 }
 
+/**
+ * A second node of the same installation (same database and schema, own process state), as a scaled-out
+ * deployment would run it.
+ */
+export async function startSecondNode(
+  first: TestService,
+): Promise<{ url: string; deps: Deps; close(): Promise<void> }> {
+  const config = first.deps.config;
+  const deps = await createDeps(config, {
+    clock: first.clock,
+    pglite: config.databaseUrl ? undefined : await sharedPglite(),
+    limiterPrefix: `test-${first.schema}`,
+  });
+  const app = await buildApp(deps);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    async close() {
+      await app.close();
+      await deps.close();
+    },
+  };
+}
+
 export interface TestService {
   url: string;
   app: FastifyInstance;

@@ -23,7 +23,17 @@ export interface Database {
   kind: 'pg' | 'pglite';
   schema: string;
   db: Db;
+  /**
+   * LISTEN on a channel for the life of the database handle. `status(false)` means messages may be missed
+   * (connection lost; it reconnects by itself), `status(true)` that delivery is live again.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  message(payload: string): void;
+  status(live: boolean): void;
 }
 
 export interface DatabaseOptions {
@@ -50,7 +60,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pool.end();
       throw new Error(`DATABASE_URL: cannot connect (${(error as Error).message})`);
     }
-    return { kind: 'pg', schema, db: drizzleNodePg(pool) as unknown as Db, close: () => pool.end() };
+    const listeners: Array<{ close(): Promise<void> }> = [];
+    return {
+      kind: 'pg',
+      schema,
+      db: drizzleNodePg(pool) as unknown as Db,
+      async listen(channel, handlers) {
+        listeners.push(await listenWithReconnect(options.databaseUrl!, channel, handlers));
+      },
+      close: async () => {
+        for (const listener of listeners) await listener.close();
+        await pool.end();
+      },
+    };
   }
   let client = options.pglite;
   const owned = !client;
@@ -62,12 +84,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   await client.waitReady;
   await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
   const db = drizzlePglite(client) as unknown as Db;
+  const unlisteners: Array<() => Promise<void>> = [];
+  const pglite = client;
   return {
     kind: 'pglite',
     schema,
     db,
+    // Embedded PostgreSQL lives in this process: delivery cannot be lost, so the listener is always live.
+    async listen(channel, handlers) {
+      unlisteners.push(await pglite.listen(channel, handlers.message));
+      handlers.status(true);
+    },
     close: async () => {
-      if (owned) await client.close();
+      for (const unlisten of unlisteners) await unlisten();
+      if (owned) await pglite.close();
     },
   };
 }
@@ -76,4 +106,49 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 export async function rows<T>(q: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await q.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/** A dedicated connection that LISTENs, and comes back after a failure, reporting when delivery is live. */
+async function listenWithReconnect(
+  connectionString: string,
+  channel: string,
+  handlers: NotificationHandlers,
+): Promise<{ close(): Promise<void> }> {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString });
+    next.on('notification', (message) => handlers.message(message.payload ?? ''));
+    const lost = () => {
+      if (client !== next) return;
+      client = undefined;
+      handlers.status(false);
+      next.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      throw error;
+    }
+    client = next;
+    handlers.status(true);
+  }
+  handlers.status(false);
+  await connect().catch(() => undefined);
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+    },
+  };
 }

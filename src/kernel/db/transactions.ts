@@ -3,6 +3,7 @@ import { APP_ROLE, type Db, type Queryable, type Tx } from './database.js';
 
 type Hook = () => void | Promise<void>;
 const afterCommitHooks = new WeakMap<Tx, Hook[]>();
+const enteredTenants = new WeakMap<Tx, Set<string>>();
 
 /**
  * Runs `hook` once the transaction `tx` has committed (live-stream fan-out, worker wake-ups). Nothing is
@@ -32,16 +33,25 @@ export interface Transactions {
    * tenant itself (principal resolution reads a session by tenant and id on every request).
    */
   systemRead<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Called after every commit with the organizations the transaction was held to (empty for a system
+   * transaction that never entered one): local caches of tenant state drop what the commit may have changed.
+   */
+  onCommit(listener: (tenantIds: ReadonlySet<string>) => void): void;
 }
 
 export function createTransactions(db: Db): Transactions {
+  const commitListeners: Array<(tenantIds: ReadonlySet<string>) => void> = [];
   async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string): Promise<T> {
     const hooks: Hook[] = [];
+    const tenants = new Set<string>();
     const result = await db.transaction(async (tx) => {
       afterCommitHooks.set(tx as Tx, hooks);
+      enteredTenants.set(tx as Tx, tenants);
       if (tenantId) await enterTenant(tx as Tx, tenantId);
       return work(tx as Tx);
     });
+    for (const listener of commitListeners) listener(tenants);
     for (const hook of hooks) {
       try {
         await hook();
@@ -52,6 +62,7 @@ export function createTransactions(db: Db): Transactions {
     return result;
   }
   async function enterTenant(tx: Tx, tenantId: string): Promise<void> {
+    enteredTenants.get(tx)?.add(tenantId);
     await tx.execute(sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${tenantId}, true)`);
   }
   return {
@@ -59,5 +70,8 @@ export function createTransactions(db: Db): Transactions {
     system: (work) => run(work),
     enterTenant,
     systemRead: (work) => work(db),
+    onCommit: (listener) => {
+      commitListeners.push(listener);
+    },
   };
 }

@@ -3,6 +3,7 @@ import { permissionsOfRole } from '../../kernel/authz/catalog.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
+import type { SessionStateCache } from './session-state-cache.js';
 import { sessionIsLive } from './sessions.js';
 import * as store from './store.js';
 
@@ -15,9 +16,10 @@ const looksLikeJwt = (token: string) => token.split('.').length === 3;
 export function createUserTokenResolver(deps: {
   accessTokens: AccessTokens;
   transactions: Transactions;
+  cache: SessionStateCache;
   clock: Clock;
 }): CredentialResolver {
-  const { accessTokens, transactions, clock } = deps;
+  const { accessTokens, transactions, cache, clock } = deps;
   return async (_request, credential) => {
     if (!looksLikeJwt(credential.token)) return null;
     let claims: Awaited<ReturnType<AccessTokens['verify']>>;
@@ -29,7 +31,12 @@ export function createUserTokenResolver(deps: {
     if (claims.act !== 'human') return null;
     // Part A 5.4: a key-bound token is never accepted as a plain bearer token, nor a bearer token as DPoP.
     if (claims.cnf || credential.scheme === 'dpop') throw unauthorized();
-    const state = await transactions.systemRead((q) => store.sessionState(q, claims.tid, claims.sid));
+    const state = await cache.read(
+      claims.tid,
+      claims.sid,
+      () => transactions.systemRead((q) => store.sessionState(q, claims.tid, claims.sid)),
+      (candidate) => sessionIsLive(candidate, clock.now()),
+    );
     if (!state || state.userId !== claims.sub || claims.ep !== state.tokenEpoch || !sessionIsLive(state, clock.now())) {
       throw unauthorized();
     }

@@ -34,7 +34,13 @@ export interface IssuedSession {
 }
 
 /** A session is live while not revoked, not expired, and its account, epoch and membership still hold. */
-export function sessionIsLive(state: store.SessionState, now: Date): boolean {
+export function sessionIsLive(
+  state: Pick<
+    store.SessionState,
+    'revokedAt' | 'expiresAt' | 'userStatus' | 'membershipStatus' | 'sessionEpoch' | 'tokenEpoch'
+  >,
+  now: Date,
+): boolean {
   return (
     state.revokedAt === null &&
     state.expiresAt > now &&
@@ -63,6 +69,30 @@ export function createSessionService(deps: {
       expiresAt,
     });
     return token;
+  }
+
+  /** A rotated token came back: end its session and raise the detection (Part A 3). */
+  async function revokeReplayed(tx: Tx, replayed: { tenantId: string; sessionId: string }, now: Date): Promise<void> {
+    await transactions.enterTenant(tx, replayed.tenantId);
+    const state = await store.sessionState(tx, replayed.tenantId, replayed.sessionId);
+    if (!state || !(await store.revokeSession(tx, replayed.sessionId, now, 'refresh_token_replayed'))) return;
+    await events.emit(tx, {
+      tenantId: replayed.tenantId,
+      actor: { id: state.userId, type: 'human' },
+      category: 'security',
+      action: 'session.refresh_replayed',
+      severity: 'high',
+      outcome: 'denied',
+      subjectUserId: state.userId,
+      data: { session_id: replayed.sessionId },
+    });
+    await events.detect(tx, {
+      tenantId: replayed.tenantId,
+      ruleId: 'refresh-token-replay',
+      groupKey: `actor:${state.userId}`,
+      severity: 'high',
+      data: { user_id: state.userId },
+    });
   }
 
   async function pair(
@@ -126,50 +156,45 @@ export function createSessionService(deps: {
       const outcome = await transactions.system(async (tx) => {
         const now = clock.now();
         // The token's organization is unknown until its row is found: the look-up by hash is a system read.
-        const spent = await store.spendRefreshToken(tx, tokenHash, now);
+        const spent = await store.spendRefreshTokenWithState(tx, tokenHash, now);
         if (!spent) {
           const replayed = await store.rotatedRefreshToken(tx, tokenHash);
           if (!replayed) return { kind: 'invalid' as const };
-          await transactions.enterTenant(tx, replayed.tenantId);
-          const state = await store.sessionState(tx, replayed.tenantId, replayed.sessionId);
-          if (state && (await store.revokeSession(tx, replayed.sessionId, now, 'refresh_token_replayed'))) {
-            const actor: Actor = { id: state.userId, type: 'human' };
-            await events.emit(tx, {
-              tenantId: replayed.tenantId,
-              actor,
-              category: 'security',
-              action: 'session.refresh_replayed',
-              severity: 'high',
-              outcome: 'denied',
-              subjectUserId: state.userId,
-              data: { session_id: replayed.sessionId },
-            });
-            await events.detect(tx, {
-              tenantId: replayed.tenantId,
-              ruleId: 'refresh-token-replay',
-              groupKey: `actor:${state.userId}`,
-              severity: 'high',
-              data: { user_id: state.userId },
-            });
-          }
+          await revokeReplayed(tx, replayed, now);
           return { kind: 'replayed' as const };
         }
-        await transactions.enterTenant(tx, spent.tenantId);
-        const state = await store.sessionState(tx, spent.tenantId, spent.sessionId);
-        if (!state || spent.expiresAt <= now || !sessionIsLive(state, now)) return { kind: 'invalid' as const };
-        const population = state.population as Population;
-        const expiresAt = addMs(now, REFRESH_LIFETIME[population]);
-        await store.touchSession(tx, spent.sessionId, now, expiresAt);
-        const refreshToken = await newRefreshToken(tx, spent.tenantId, spent.sessionId, expiresAt);
+        const live = sessionIsLive(
+          {
+            revokedAt: spent.revoked_at,
+            expiresAt: spent.session_expires_at,
+            userStatus: spent.user_status as store.SessionState['userStatus'],
+            membershipStatus: spent.membership_status as store.SessionState['membershipStatus'],
+            sessionEpoch: spent.session_epoch,
+            tokenEpoch: spent.token_epoch,
+          },
+          now,
+        );
+        if (!live || spent.token_expires_at <= now) return { kind: 'invalid' as const };
+        const expiresAt = addMs(now, REFRESH_LIFETIME[spent.population as Population]);
+        const refreshToken = randomSecret();
+        // Every statement of the rotation names the token's organization; see docs/decisions.md.
+        await store.rotateSession(tx, {
+          tenantId: spent.tenant_id,
+          sessionId: spent.session_id,
+          tokenId: newId(),
+          tokenHash: sha256Hex(refreshToken),
+          now,
+          expiresAt,
+        });
         return {
           kind: 'rotated' as const,
           refreshToken,
           session: {
-            tenantId: spent.tenantId,
-            userId: state.userId,
-            sessionId: spent.sessionId,
-            epoch: state.tokenEpoch,
-            dpopJkt: state.dpopJkt,
+            tenantId: spent.tenant_id,
+            userId: spent.user_id,
+            sessionId: spent.session_id,
+            epoch: spent.token_epoch,
+            dpopJkt: spent.dpop_jkt,
           },
         };
       });

@@ -1,5 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { type Queryable, spendOnce } from '../../kernel/db/index.js';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { type Queryable, rows } from '../../kernel/db/index.js';
 import { memberships, tenants } from '../organizations/index.js';
 import { refreshTokens, sessions, users } from './schema.js';
 
@@ -44,15 +44,6 @@ export async function insertRefreshToken(q: Queryable, row: typeof refreshTokens
   await q.insert(refreshTokens).values(row);
 }
 
-/** Spends a refresh token: one statement, so two concurrent presentations cannot both succeed. */
-export async function spendRefreshToken(q: Queryable, tokenHash: string, now: Date) {
-  return spendOnce(q, refreshTokens, refreshTokens.rotatedAt, eq(refreshTokens.tokenHash, tokenHash), now, {
-    tenantId: refreshTokens.tenantId,
-    sessionId: refreshTokens.sessionId,
-    expiresAt: refreshTokens.expiresAt,
-  });
-}
-
 /** A refresh token that was already rotated: its reappearance means it was stolen or replayed. */
 export async function rotatedRefreshToken(q: Queryable, tokenHash: string) {
   const [row] = await q
@@ -66,8 +57,8 @@ export async function rotatedRefreshToken(q: Queryable, tokenHash: string) {
  * The live state behind a session's tokens: session, account, membership and organization in one read.
  * Used on every authenticated request, so revocation, epoch bumps and membership changes hold at once.
  */
-export async function sessionState(q: Queryable, tenantId: string, sessionId: string) {
-  const [row] = await q
+function prepareSessionState(q: Queryable) {
+  return q
     .select({
       sessionId: sessions.id,
       userId: sessions.userId,
@@ -88,15 +79,27 @@ export async function sessionState(q: Queryable, tenantId: string, sessionId: st
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(memberships, and(eq(memberships.tenantId, sessions.tenantId), eq(memberships.userId, sessions.userId)))
     .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.tenantId, tenantId)));
+    .where(and(eq(sessions.id, sql.placeholder('sessionId')), eq(sessions.tenantId, sql.placeholder('tenantId'))))
+    .prepare('accounts_session_state');
+}
+
+const preparedSessionState = new WeakMap<Queryable, ReturnType<typeof prepareSessionState>>();
+
+/**
+ * Read on every authenticated request: built once per database handle and run as a named prepared statement,
+ * which PostgreSQL parses and plans once per connection.
+ */
+export async function sessionState(q: Queryable, tenantId: string, sessionId: string) {
+  let prepared = preparedSessionState.get(q);
+  if (!prepared) {
+    prepared = prepareSessionState(q);
+    preparedSessionState.set(q, prepared);
+  }
+  const [row] = await prepared.execute({ sessionId, tenantId });
   return row;
 }
 
 export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionState>>>;
-
-export async function touchSession(q: Queryable, sessionId: string, now: Date, expiresAt: Date): Promise<void> {
-  await q.update(sessions).set({ lastUsedAt: now, expiresAt }).where(eq(sessions.id, sessionId));
-}
 
 /** Ends a live session; answers whether it was live (a second call changes nothing). */
 export async function revokeSession(q: Queryable, sessionId: string, now: Date, reason: string): Promise<boolean> {
@@ -106,4 +109,62 @@ export async function revokeSession(q: Queryable, sessionId: string, now: Date, 
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   return ended.length > 0;
+}
+
+/**
+ * Refresh, first half, in one statement: spends the presented token and reads the state of its session, so
+ * rotation costs one round trip here. Runs without a tenant (the token's organization is unknown until its
+ * row is found); the joins are keyed by the spent row's tenant.
+ */
+export async function spendRefreshTokenWithState(q: Queryable, tokenHash: string, now: Date) {
+  const [row] = await rows<{
+    tenant_id: string;
+    session_id: string;
+    token_expires_at: string;
+    user_id: string;
+    session_epoch: number;
+    revoked_at: string | null;
+    session_expires_at: string;
+    dpop_jkt: string | null;
+    user_status: string;
+    token_epoch: number;
+    population: string;
+    membership_status: string;
+  }>(
+    q,
+    sql`with spent as (
+          update refresh_tokens set rotated_at = ${now}
+          where token_hash = ${tokenHash} and rotated_at is null
+          returning tenant_id, session_id, expires_at)
+        select spent.tenant_id, spent.session_id, spent.expires_at as token_expires_at, s.user_id,
+               s.epoch as session_epoch, s.revoked_at, s.expires_at as session_expires_at, s.dpop_jkt,
+               u.status as user_status, u.token_epoch, m.population, m.status as membership_status
+        from spent
+        join sessions s on s.id = spent.session_id and s.tenant_id = spent.tenant_id
+        join users u on u.id = s.user_id
+        join memberships m on m.tenant_id = s.tenant_id and m.user_id = s.user_id`,
+  );
+  // Raw statements answer timestamps as text (drizzle's type parsers); the rest of the code compares Dates.
+  return (
+    row && {
+      ...row,
+      token_expires_at: new Date(row.token_expires_at),
+      revoked_at: row.revoked_at === null ? null : new Date(row.revoked_at),
+      session_expires_at: new Date(row.session_expires_at),
+    }
+  );
+}
+
+/** Refresh, second half, in one statement: slides the session's expiry and stores the successor token. */
+export async function rotateSession(
+  q: Queryable,
+  next: { tenantId: string; sessionId: string; tokenId: string; tokenHash: string; now: Date; expiresAt: Date },
+): Promise<void> {
+  await q.execute(
+    sql`with touched as (
+          update sessions set last_used_at = ${next.now}, expires_at = ${next.expiresAt}
+          where id = ${next.sessionId} and tenant_id = ${next.tenantId})
+        insert into refresh_tokens (id, tenant_id, session_id, token_hash, created_at, expires_at)
+        values (${next.tokenId}, ${next.tenantId}, ${next.sessionId}, ${next.tokenHash}, ${next.now}, ${next.expiresAt})`,
+  );
 }
