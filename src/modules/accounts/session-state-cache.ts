@@ -28,9 +28,9 @@ export function createSessionStateCache(options: { maxEntries?: number; maxAgeMs
   let generation = 0;
 
   const index = (map: Map<string, Set<string>>, key: string, sessionId: string) => {
-    let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
+    const set = map.get(key) ?? new Set<string>();
     set.add(sessionId);
+    map.set(key, set);
   };
 
   function drop(sessionId: string): void {

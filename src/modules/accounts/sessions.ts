@@ -2,7 +2,7 @@ import type { AccessTokens, Population } from '../../kernel/auth/index.js';
 import { addMs, type Clock, days } from '../../kernel/clock.js';
 import { randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
-import type { Actor, Events } from '../../kernel/events/index.js';
+import type { Events } from '../../kernel/events/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import * as store from './store.js';
