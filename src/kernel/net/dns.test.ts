@@ -1,49 +1,26 @@
-import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RecordType, startDnsServer, type Zone } from '../../../test/support/dns.js';
 import { createDns } from './dns.js';
-
-const { Packet } = dns2;
-// RFC 1035 section 4.1.1 (dns2 has the constant at run time but not in its types).
-const NXDOMAIN = 3;
 
 // A real DNS server on a random loopback UDP port. Names absent from the zone answer NXDOMAIN; names present
 // without the asked type answer NOERROR with no records (NODATA).
-const zone: Record<string, Partial<dns2.Packet.Resource>[]> = {
+const zone: Zone = {
   'example.test': [
-    { type: Packet.TYPE.A, address: '93.184.216.34' },
-    { type: Packet.TYPE.AAAA, address: '2606:2800:220:1:248:1893:25c8:1946' },
-    { type: Packet.TYPE.TXT, data: 'svc-verify=abc123' },
-    { type: Packet.TYPE.TXT, data: ['v=spf1 ', '-all'] },
-    { type: Packet.TYPE.MX, exchange: 'mx1.example.test', priority: 10 },
+    { type: RecordType.A, address: '93.184.216.34' },
+    { type: RecordType.AAAA, address: '2606:2800:220:1:248:1893:25c8:1946' },
+    { type: RecordType.TXT, data: 'svc-verify=abc123' },
+    { type: RecordType.TXT, data: ['v=spf1 ', '-all'] },
+    { type: RecordType.MX, exchange: 'mx1.example.test', priority: 10 },
   ],
-  'v4only.example.test': [{ type: Packet.TYPE.A, address: '8.8.4.4' }],
+  'v4only.example.test': [{ type: RecordType.A, address: '8.8.4.4' }],
 };
 
-let server: dns2.DnsServer;
+let server: Awaited<ReturnType<typeof startDnsServer>>;
 let port = 0;
 
 beforeAll(async () => {
-  server = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request);
-      const question = request.questions[0]!;
-      const records = zone[question.name.toLowerCase()];
-      if (!records) response.header.rcode = NXDOMAIN;
-      for (const record of records ?? []) {
-        if (record.type !== question.type) continue;
-        response.answers.push({
-          name: question.name,
-          class: Packet.CLASS.IN,
-          ttl: 60,
-          ...record,
-        } as dns2.Packet.Resource);
-      }
-      void send(response);
-    },
-  });
-  const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
-  port = addresses.udp!.port;
+  server = await startDnsServer(zone);
+  port = server.port;
 });
 
 afterAll(async () => {

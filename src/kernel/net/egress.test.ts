@@ -3,58 +3,29 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import dns2 from 'dns2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RecordType, startDnsServer, type Zone } from '../../../test/support/dns.js';
 import { type Config, loadConfig } from '../../config.js';
 import { createDns, type Dns } from './dns.js';
 import { createEgress, EgressError } from './egress.js';
 
-const { Packet } = dns2;
-// RFC 1035 section 4.1.1 (dns2 has the constant at run time but not in its types).
-const NXDOMAIN = 3;
 const testdata = new URL('./testdata/', import.meta.url);
 const caFile = new URL('ca.pem', testdata).pathname;
 const LARGE_BODY = Buffer.alloc(200 * 1024, 'x');
 
 // --- a real DNS server answering names that point inside ---------------------------------------------------------
 
-const zone: Record<string, Partial<dns2.Packet.Resource>[]> = {
-  'loopback.example.test': [{ type: Packet.TYPE.A, address: '127.0.0.1' }],
-  'metadata.example.test': [{ type: Packet.TYPE.A, address: '169.254.169.254' }],
+const zone: Zone = {
+  'loopback.example.test': [{ type: RecordType.A, address: '127.0.0.1' }],
+  'metadata.example.test': [{ type: RecordType.A, address: '169.254.169.254' }],
   // One public and one private answer: refused as a whole.
   'mixed.example.test': [
-    { type: Packet.TYPE.A, address: '93.184.216.34' },
-    { type: Packet.TYPE.A, address: '10.0.0.5' },
+    { type: RecordType.A, address: '93.184.216.34' },
+    { type: RecordType.A, address: '10.0.0.5' },
   ],
-  'v6-loopback.example.test': [{ type: Packet.TYPE.AAAA, address: '::1' }],
-  'v6-mapped.example.test': [{ type: Packet.TYPE.AAAA, address: '::ffff:7f00:1' }],
+  'v6-loopback.example.test': [{ type: RecordType.AAAA, address: '::1' }],
+  'v6-mapped.example.test': [{ type: RecordType.AAAA, address: '::ffff:7f00:1' }],
 };
-
-function startDnsServer(): Promise<{ server: dns2.DnsServer; port: number }> {
-  const server = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request);
-      const question = request.questions[0]!;
-      const records = zone[question.name.toLowerCase()];
-      if (!records) response.header.rcode = NXDOMAIN;
-      for (const record of records ?? []) {
-        if (record.type !== question.type) continue;
-        response.answers.push({
-          name: question.name,
-          class: Packet.CLASS.IN,
-          ttl: 60,
-          ...record,
-        } as dns2.Packet.Resource);
-      }
-      void send(response);
-    },
-  });
-  return server.listen({ udp: { port: 0, address: '127.0.0.1' } }).then((addresses) => ({
-    server,
-    port: addresses.udp!.port,
-  }));
-}
 
 // --- local listeners ------------------------------------------------------------------------------------------------
 
@@ -119,7 +90,7 @@ const httpsServer = createHttpsServer(
 httpServer.on('connection', () => connections++);
 httpsServer.on('connection', () => connections++);
 
-let dnsServer: dns2.DnsServer;
+let dnsServer: Awaited<ReturnType<typeof startDnsServer>>;
 let config: Config;
 let httpPort = 0;
 let httpsPort = 0;
@@ -129,8 +100,8 @@ beforeAll(async () => {
   httpPort = await listen(httpServer);
   httpsPort = await listen(httpsServer);
   deadPort = await closedPort();
-  const started = await startDnsServer();
-  dnsServer = started.server;
+  dnsServer = await startDnsServer(zone);
+  const started = dnsServer;
   config = loadConfig({
     SVC_ENV: 'test',
     DNS_SERVERS: `127.0.0.1:${started.port}`,

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { Population, Principal } from '../../kernel/auth/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import { hashPassword, verifyNothing, verifyPassword } from '../../kernel/crypto/index.js';
-import type { Transactions } from '../../kernel/db/index.js';
+import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
@@ -56,6 +56,23 @@ export function createAccountService(deps: {
 }) {
   const { config, transactions, organizations, sessions, events, limiter, clock } = deps;
 
+  /** A new account with a password; 409 when the address already has one. Returns its id. */
+  async function createAccount(tx: Tx, email: string, passwordHash: string): Promise<string> {
+    if (await store.userByEmail(tx, emailKeyOf(email))) throw conflict('Email already registered');
+    const now = clock.now();
+    const userId = newId();
+    await store.insertUser(tx, {
+      id: userId,
+      email,
+      emailKey: emailKeyOf(email),
+      passwordHash,
+      passwordChangedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return userId;
+  }
+
   return {
     /**
      * Part A 4.1 `POST /auth/signup`: a new account owning a new organization, signed in. Closed (403) while
@@ -77,18 +94,7 @@ export function createAccountService(deps: {
       const email = input.email.trim();
       try {
         return await transactions.system(async (tx) => {
-          if (await store.userByEmail(tx, emailKeyOf(email))) throw conflict('Email already registered');
-          const now = clock.now();
-          const userId = newId();
-          await store.insertUser(tx, {
-            id: userId,
-            email,
-            emailKey: emailKeyOf(email),
-            passwordHash,
-            passwordChangedAt: now,
-            createdAt: now,
-            updatedAt: now,
-          });
+          const userId = await createAccount(tx, email, passwordHash);
           const tenant = await organizations.create(tx, { name: input.organizationName, ownerUserId: userId });
           await transactions.enterTenant(tx, tenant.id);
           const actor = { id: userId, type: 'human' as const };
@@ -221,18 +227,7 @@ export function createAccountService(deps: {
           throw conflict('A platform-operator organization already exists');
         }
         const email = input.email.trim();
-        if (await store.userByEmail(tx, emailKeyOf(email))) throw conflict('Email already registered');
-        const now = clock.now();
-        const userId = newId();
-        await store.insertUser(tx, {
-          id: userId,
-          email,
-          emailKey: emailKeyOf(email),
-          passwordHash,
-          passwordChangedAt: now,
-          createdAt: now,
-          updatedAt: now,
-        });
+        const userId = await createAccount(tx, email, passwordHash);
         const tenant = await organizations.create(tx, {
           name: input.organizationName,
           ownerUserId: userId,
