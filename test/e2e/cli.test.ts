@@ -91,8 +91,9 @@ describe('svc CLI', () => {
     server.stdout?.on('data', (chunk) => {
       log += chunk;
     });
-    const deadline = Date.now() + 30_000;
-    while (!log.includes('svc serving') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    for (let waited = 0; !log.includes('svc serving') && waited < 30_000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     expect(log).toContain('svc bootstrap');
     const login = await request<{ access_token: string }>(`http://127.0.0.1:${port}/api/v1/auth/login`, {
       json: { email: 'ops@example.com', password: 'a long operator passphrase', tenant_slug: 'platform-ops' },
