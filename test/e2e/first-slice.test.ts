@@ -55,7 +55,10 @@ describe('POST /auth/signup', () => {
   });
 
   it('derives the slug from the name: lowercased, words joined by hyphens', async () => {
-    const account = { ...newAccount(), organization_name: `  Acme Rocket  Works ${Math.random().toString(36).slice(2, 10)}` };
+    const account = {
+      ...newAccount(),
+      organization_name: `  Acme Rocket  Works ${Math.random().toString(36).slice(2, 10)}`,
+    };
     expect((await request(api('/auth/signup'), { json: account })).status).toBe(201);
     const login = await request(api('/auth/login'), {
       json: {
