@@ -20,7 +20,7 @@ export async function rsaSigningKey() {
 
 /** An access token of the service's shape: claims of access-tokens.ts, header of keyring.sign (typ at+jwt). */
 export function signAccessToken({ privateKey, kid }, ttlSeconds = 900) {
-  const iat = Math.floor(Date.now() / 1000);
+  const iat = Math.floor((performance.timeOrigin + performance.now()) / 1000);
   return new SignJWT({
     sub: randomUUID(),
     tid: randomUUID(),

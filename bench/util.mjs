@@ -4,10 +4,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 
-const t0 = Date.now();
+const t0 = performance.now();
 /** Progress goes to stderr: stdout carries only the final JSON document. */
 export function log(message) {
-  process.stderr.write(`[bench +${((Date.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
+  process.stderr.write(`[bench +${((performance.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
 }
 
 export function positiveNumber(name, fallback) {
@@ -107,8 +107,8 @@ export async function stopAllChildren() {
 
 /** Waits until `url` answers HTTP at all (any status), failing early if the child exits. */
 export async function waitForHttp(url, handle, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     if (!handle.running()) {
       throw new Error(`${handle.name} exited before answering HTTP:\n${handle.tail.join('\n')}`);
     }
@@ -316,14 +316,14 @@ export function cpuSample(serverPid) {
  * Returns the last reading of that load.
  */
 export async function waitQuiet(label, maxSeconds, ourPids = []) {
-  const deadline = Date.now() + maxSeconds * 1000;
+  const deadline = performance.now() + maxSeconds * 1000;
   for (;;) {
     const sample = cpuSample(ourPids[0]);
     await sleep(2000);
     const reading = sample.end();
     const foreign = (reading.other ?? 0) + reading.postgres + reading.redis;
     if (foreign < 15) return foreign;
-    if (Date.now() >= deadline) {
+    if (performance.now() >= deadline) {
       log(
         `${label}: the machine is still busy (${foreign}% of a core: ${JSON.stringify(reading.other_top ?? {})}); measuring anyway`,
       );
