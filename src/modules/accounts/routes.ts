@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { unauthorized } from '../../kernel/http/index.js';
 import type { AccountService } from './service.js';
 import type { SessionService } from './sessions.js';
 
@@ -108,9 +107,7 @@ export function registerAccountRoutes(
       },
     },
     async (request) => {
-      const presented = request.body?.refresh_token;
-      if (!presented) throw unauthorized('Invalid refresh token');
-      return sessions.refresh(presented);
+      return sessions.refresh(request.body?.refresh_token);
     },
   );
 

@@ -151,7 +151,8 @@ export function createSessionService(deps: {
      * Rotates a refresh token (Part A 3): the presented token is spent and a new pair returned. A token that
      * was already rotated ends its whole session and raises a detection; anything else invalid is 401.
      */
-    async refresh(presented: string): Promise<TokenPair> {
+    async refresh(presented: string | undefined): Promise<TokenPair> {
+      if (!presented) throw unauthorized('Invalid refresh token');
       const tokenHash = sha256Hex(presented);
       const outcome = await transactions.system(async (tx) => {
         const now = clock.now();

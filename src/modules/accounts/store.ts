@@ -3,14 +3,11 @@ import { type Queryable, rows } from '../../kernel/db/index.js';
 import { memberships, tenants } from '../organizations/index.js';
 import { refreshTokens, sessions, users } from './schema.js';
 
-export type UserRow = typeof users.$inferSelect;
-export type SessionRow = typeof sessions.$inferSelect;
-
 export async function insertUser(q: Queryable, row: typeof users.$inferInsert): Promise<void> {
   await q.insert(users).values(row);
 }
 
-export async function userByEmail(q: Queryable, emailKey: string): Promise<UserRow | undefined> {
+export async function userByEmail(q: Queryable, emailKey: string): Promise<typeof users.$inferSelect | undefined> {
   const [row] = await q.select().from(users).where(eq(users.emailKey, emailKey));
   return row;
 }

@@ -60,10 +60,7 @@ export function createOrganizationService(deps: { clock: Clock }) {
       });
       return tenant;
     },
-    bySlug: (tx: Tx, slug: string) => store.tenantBySlug(tx, slug),
-    byId: (tx: Tx, id: string) => store.tenantById(tx, id),
     platformOperator: (tx: Tx) => store.platformOperatorTenant(tx),
-    membership: (tx: Tx, tenantId: string, userId: string) => store.membershipOf(tx, tenantId, userId),
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { memberships, tenants } from './schema.js';
 
@@ -13,31 +13,16 @@ export async function insertMembership(q: Queryable, row: typeof memberships.$in
   await q.insert(memberships).values(row);
 }
 
-export async function tenantById(q: Queryable, id: string): Promise<TenantRow | undefined> {
-  const [row] = await q.select().from(tenants).where(eq(tenants.id, id));
-  return row;
-}
-
-export async function tenantBySlug(q: Queryable, slug: string): Promise<TenantRow | undefined> {
-  const [row] = await q.select().from(tenants).where(eq(tenants.slug, slug));
-  return row;
-}
-
 export async function tenantNameOrSlugTaken(q: Queryable, nameKey: string, slug: string): Promise<boolean> {
-  const [byName] = await q.select({ id: tenants.id }).from(tenants).where(eq(tenants.nameKey, nameKey));
-  const [bySlug] = await q.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug));
-  return Boolean(byName || bySlug);
+  const [taken] = await q
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(or(eq(tenants.nameKey, nameKey), eq(tenants.slug, slug)))
+    .limit(1);
+  return Boolean(taken);
 }
 
 export async function platformOperatorTenant(q: Queryable): Promise<TenantRow | undefined> {
   const [row] = await q.select().from(tenants).where(eq(tenants.isPlatformOperator, true)).limit(1);
-  return row;
-}
-
-export async function membershipOf(q: Queryable, tenantId: string, userId: string): Promise<MembershipRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
   return row;
 }
