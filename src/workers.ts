@@ -10,15 +10,11 @@ export interface Job {
   run(deps: Deps): Promise<void>;
 }
 
-/** Registered jobs. Modules add theirs here (webhook delivery, retention purge, domain re-checks…). */
-export const JOBS: Job[] = [
-  {
-    // Another node or `svc keys rotate` may have promoted a key: sign with the new active key soon after.
-    name: 'keyring-refresh',
-    intervalMs: 60_000,
-    run: (deps) => deps.keyring.reload(),
-  },
-];
+/**
+ * Registered jobs. Modules add theirs here (webhook delivery, retention purge, domain re-checks…); none of
+ * the features built so far needs one.
+ */
+export const JOBS: Job[] = [];
 
 export function startWorkers(deps: Deps, jobs: Job[] = JOBS): { stop(): Promise<void> } {
   const running = new Set<Promise<void>>();

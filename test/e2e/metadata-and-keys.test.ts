@@ -4,7 +4,7 @@ import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { newAccount, request } from '../support/http.js';
-import { startService, type TestService } from '../support/service.js';
+import { startSecondNode, startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -62,6 +62,32 @@ describe('GET /.well-known/jwks.json and key rotation', () => {
     expect(afterSecond.map((k) => k.kid)).not.toContain(oldKid);
     expect((await request(`${svc.url}/api/v1/me`, { token: tokenOfOldKey })).status).toBe(401);
     expect((await request(`${svc.url}/api/v1/me`, { token: tokenOfNewKey })).status).toBe(200);
+  });
+
+  it('another node verifies tokens of the promoted key at once and signs with it within a minute', async () => {
+    const other = await startSecondNode(svc);
+    try {
+      const rotated = await svc.deps.keyring.rotate();
+      const fromFirst = await accessToken();
+      expect(decodeProtectedHeader(fromFirst).kid).toBe(rotated.active);
+      // The other node has not re-read the key set, but the promoted key was published (staged) in advance.
+      expect((await request(`${other.url}/api/v1/me`, { token: fromFirst })).status).toBe(200);
+      svc.clock.advance(61_000);
+      // The first signature after a minute starts the re-read; the ones after it use the promoted key.
+      const kids: string[] = [];
+      for (let i = 0; i < 5 && kids.at(-1) !== rotated.active; i++) {
+        const signup = await request<{ access_token: string }>(`${other.url}/api/v1/auth/signup`, {
+          json: newAccount(),
+        });
+        kids.push(decodeProtectedHeader(signup.body.access_token).kid!);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(kids.at(-1)).toBe(rotated.active);
+      expect(kids[0]).toBe(rotated.previous);
+    } finally {
+      svc.clock.advance(-61_000);
+      await other.close();
+    }
   });
 
   it('stores private keys encrypted, never in the clear', async () => {

@@ -32,6 +32,7 @@ export interface Keyring {
 
 const ADVISORY_LOCK = 7_727_002;
 const PUBLISHED = ['previous', 'active', 'next'] as const;
+const RELOAD_AFTER_MS = 60_000;
 
 export function createKeyring(deps: { transactions: Transactions; secretKey: Buffer; clock: Clock }): Keyring {
   const { transactions, secretKey, clock } = deps;
@@ -39,6 +40,7 @@ export function createKeyring(deps: { transactions: Transactions; secretKey: Buf
   let verifying = new Map<string, KeyObject>();
   let published: PublicJwk[] = [];
   let lastReload = 0;
+  let reloading: Promise<void> | undefined;
 
   async function createKey(tx: Tx, status: 'next' | 'active'): Promise<string> {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -101,6 +103,15 @@ export function createKeyring(deps: { transactions: Transactions; secretKey: Buf
     },
     reload,
     async sign(payload, options = {}) {
+      // Another node or `svc keys rotate` may have promoted a key: every node signs with it within a minute.
+      // The re-read runs beside the signature, never inside it: signing often happens in an open transaction.
+      if (!reloading && clock.now().getTime() - lastReload > RELOAD_AFTER_MS) {
+        reloading = reload()
+          .catch(() => undefined)
+          .finally(() => {
+            reloading = undefined;
+          });
+      }
       if (!active) throw new Error('keyring not initialised');
       return new SignJWT(payload)
         .setProtectedHeader({ alg: 'RS256', kid: active.kid, typ: options.typ ?? 'JWT' })
