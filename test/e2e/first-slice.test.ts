@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { newAccount, request } from '../support/http.js';
-import { startService, type TestService } from '../support/service.js';
+import { changeDirectly, startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -259,7 +259,8 @@ describe('GET /me', () => {
   it('refuses the token once the membership is no longer active', async () => {
     const { tokens } = await signUp();
     const { tenant_id, user_id } = (await me(tokens.access_token)).body;
-    await svc.deps.database.db.execute(
+    await changeDirectly(
+      svc,
       sql`update memberships set status = 'suspended' where tenant_id = ${tenant_id} and user_id = ${user_id}`,
     );
     expect((await me(tokens.access_token)).status).toBe(401);

@@ -53,6 +53,26 @@ describe('request edge', () => {
     expect(proto.status).toBe(400);
   });
 
+  it('validates JSON bodies strictly (no "true" for true, no number for a string) but coerces query strings', async () => {
+    const account = newAccount('strict');
+    const signUp = await request(api('/auth/signup'), { json: account });
+    expect(signUp.status).toBe(201);
+    const slug = account.organization_name.toLowerCase().replace(/ /g, '-');
+    const login = { email: account.email, password: account.password, tenant_slug: slug };
+    const textBoolean = await request(api('/auth/login'), { json: { ...login, use_cookie: 'true' } });
+    expect(textBoolean.status).toBe(422);
+    expect(textBoolean.body.detail).toMatch(/use_cookie/);
+    const numberName = await request(api('/me/profile'), {
+      method: 'PATCH',
+      token: signUp.body.access_token,
+      json: { given_name: 42 },
+    });
+    expect(numberName.status).toBe(422);
+    expect(numberName.body.detail).toMatch(/given_name/);
+    const activity = await request(api('/me/activity?limit=5'), { token: signUp.body.access_token });
+    expect(activity.status).toBe(200);
+  });
+
   it('answers unknown paths with a JSON 404', async () => {
     const res = await request(api('/no/such/thing'));
     expect(res.status).toBe(404);

@@ -157,6 +157,10 @@ describe('GET /authz/catalog', () => {
     }
     const auditor = roles.find((r) => r.code === 'auditor')!;
     expect(auditor.read_only).toBe(true);
+    expect(res.body.separation_of_duties).toContainEqual({
+      id: 'auditor-independence',
+      description: expect.any(String),
+    });
     const readOnly = new Set(permissions.filter((p) => p.read_only).map((p) => p.code));
     expect(auditor.permissions.filter((p) => !readOnly.has(p))).toEqual(['identity:self:write']);
     expect(roles.find((r) => r.code === 'customer')!.grantable).toBe(false);

@@ -14,7 +14,8 @@ afterAll(async () => {
   await first?.close();
 });
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+/** Both nodes have heard every change committed so far. */
+const settle = () => Promise.all([first.deps.authState.synced(), second.deps.authState.synced()]);
 
 async function signedIn() {
   const res = await request<{ access_token: string; refresh_token: string }>(`${first.url}/api/v1/auth/signup`, {

@@ -1,10 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createDeps, type Deps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
+
+/** A loopback port free right now (the OS picks it; the service binds it moments later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 const shared = globalThis as unknown as { __svcPglite?: Promise<PGlite> };
 
@@ -57,8 +70,14 @@ export interface TestService {
  * Starts the real service on a loopback port, on PostgreSQL when DATABASE_URL is set (with Redis when
  * REDIS_URL is) and on the embedded database otherwise, in a schema of its own.
  */
-export async function startService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startService(
+  env: Record<string, string> = {},
+  options: { baseUrlIsListenAddress?: boolean } = {},
+): Promise<TestService> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
+  // Mailed links must open in a real browser: BASE_URL is then the address the service really listens on.
+  const port = options.baseUrlIsListenAddress ? await freePort() : 0;
+  if (port) env = { ...env, BASE_URL: `http://127.0.0.1:${port}` };
   const config = loadConfig({
     SVC_ENV: 'test',
     SECRET_KEY: randomBytes(32).toString('hex'),
@@ -76,11 +95,11 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
     limiterPrefix: `test-${schema}`,
   });
   const app = await buildApp(deps);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const listening = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     app,
     deps,
     clock,
@@ -91,4 +110,14 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
       await deps.close();
     },
   };
+}
+
+/**
+ * Runs a statement directly in the database, as an operator would, and waits until the nodes' auth-state caches
+ * have heard of it (the triggers' notifications arrive a moment after the commit, not with it).
+ */
+export async function changeDirectly(nodes: { deps: Deps } | Array<{ deps: Deps }>, query: SQL): Promise<void> {
+  const all = Array.isArray(nodes) ? nodes : [nodes];
+  await all[0]!.deps.database.db.execute(query);
+  await Promise.all(all.map((node) => node.deps.authState.synced()));
 }

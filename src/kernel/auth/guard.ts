@@ -84,7 +84,9 @@ export function registerGuard(app: FastifyInstance, deps: { config: Config; reso
     if (!principal || (admitted && !admitted.includes(principal.kind))) throw unauthorized();
     request.principal = principal;
     if (config.quarantineGated && principal.quarantined) {
-      throw forbidden('Organization is awaiting approval; this action opens once an operator approves it');
+      throw forbidden(
+        'Organization is awaiting approval: its owner must confirm their email and approve the pending sign-up; members, OAuth clients, webhooks and API keys open then',
+      );
     }
     if (config.permission && !hasPermission(principal, config.permission)) {
       throw forbidden(`Missing permission: ${config.permission}`);

@@ -6,6 +6,15 @@ export {
   createAccessTokens,
 } from './access-tokens.js';
 export {
+  createDpopVerifier,
+  DPOP_ALGORITHMS,
+  DPOP_IAT_WINDOW_SECONDS,
+  type DpopCheck,
+  DpopError,
+  type DpopProof,
+  type DpopVerifier,
+} from './dpop.js';
+export {
   type AuthPolicy,
   type CredentialResolver,
   type PresentedCredential,
@@ -14,3 +23,10 @@ export {
   registerGuard,
 } from './guard.js';
 export { hasPermission, type Population, type Principal, type PrincipalKind } from './principal.js';
+export {
+  AUTH_STATE_CHANNEL,
+  type AuthStateCache,
+  type AuthStateListener,
+  createAuthStateCache,
+  createAuthStateListener,
+} from './state-cache.js';

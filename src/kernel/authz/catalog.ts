@@ -152,13 +152,57 @@ export function permissionsOfRole(role: string): ReadonlySet<string> {
 
 export const isReadOnlyPermission = (code: string) => PERMISSIONS.find((p) => p.code === code)?.read_only ?? false;
 
+/**
+ * Separation-of-duties rules (Part A 4.7: a role change or an invitation acceptance that breaches one is
+ * refused naming the rule). A rule names two sides; one person may not hold a role on each side at once.
+ * `duties.ts` evaluates them.
+ */
+export interface DutySide {
+  /** Roles on this side when held in the organization itself. */
+  organizationRoles?: (role: string) => boolean;
+  /** Roles on this side when held in the platform-operator organization. */
+  platformRoles?: (role: string) => boolean;
+}
+
+export interface SeparationOfDutiesRule {
+  id: string;
+  description: string;
+  sides: readonly [DutySide, DutySide];
+}
+
+/** Permissions that change what an organization's auditors review: its configuration, retention, the platform. */
+export const AUDIT_SCOPE_CHANGERS = ['tenant:manage', 'compliance:admin', 'members:manage'] as const;
+const holdsAny = (role: string, codes: readonly string[]) => {
+  const held = permissionsOfRole(role);
+  return codes.some((code) => held.has(code));
+};
+
+export const SEPARATION_OF_DUTIES: readonly SeparationOfDutiesRule[] = [
+  {
+    id: 'auditor-independence',
+    description:
+      'One person cannot hold both auditor and a role that can change what auditors review ' +
+      '(tenant:manage, compliance:admin or members:manage in the organization, operator:manage on the platform)',
+    sides: [
+      { organizationRoles: (role) => role === 'auditor' },
+      {
+        organizationRoles: (role) => holdsAny(role, AUDIT_SCOPE_CHANGERS),
+        platformRoles: (role) => holdsAny(role, ['operator:manage']),
+      },
+    ],
+  },
+];
+
 /** Changes whenever the catalogue changes; approvals bind to it (Part B 9.4). */
-export const CATALOGUE_VERSION = sha256Hex(JSON.stringify({ PERMISSIONS, ROLES })).slice(0, 16);
+export const CATALOGUE_VERSION = sha256Hex(
+  JSON.stringify({ PERMISSIONS, ROLES, SEPARATION_OF_DUTIES: SEPARATION_OF_DUTIES.map((rule) => rule.description) }),
+).slice(0, 16);
 
 export function catalogDocument() {
   return {
     version: CATALOGUE_VERSION,
     permissions: PERMISSIONS.map((p) => ({ ...p })),
+    separation_of_duties: SEPARATION_OF_DUTIES.map((rule) => ({ id: rule.id, description: rule.description })),
     roles: ROLES.map((r) => ({
       code: r.code,
       name: r.name,

@@ -34,6 +34,11 @@ export interface Transactions {
    */
   systemRead<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
   /**
+   * One writing statement outside any transaction, without a tenant (atomic by itself): for hot paths that
+   * do all their work in a single statement naming its tenant (refresh rotation). Never more than one.
+   */
+  systemWrite<T>(work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
    * Called after every commit with the organizations the transaction was held to (empty for a system
    * transaction that never entered one): local caches of tenant state drop what the commit may have changed.
    */
@@ -70,6 +75,7 @@ export function createTransactions(db: Db): Transactions {
     system: (work) => run(work),
     enterTenant,
     systemRead: (work) => work(db),
+    systemWrite: (work) => work(db),
     onCommit: (listener) => {
       commitListeners.push(listener);
     },

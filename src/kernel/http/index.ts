@@ -11,3 +11,4 @@ export {
 } from './errors.js';
 export { jsonDepth, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
 export { BODY_LIMIT_BYTES, describeValidation, registerHttpKernel } from './plugin.js';
+export { schemaController } from './validation.js';

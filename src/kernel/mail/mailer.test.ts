@@ -87,4 +87,16 @@ describe('mailer without SMTP', () => {
     expect(entries[0]!.obj).toEqual({ mail: { to: 'erin@example.com', subject: 'Verify', text } });
     expect(extractToken(JSON.stringify(entries[0]!.obj).replace(/\\n/g, '\n'))).toBe(token);
   });
+
+  it('in production never logs the text: its link is a secret', async () => {
+    const entries: { obj: object; msg: string }[] = [];
+    const logger = { info: (obj: object, msg: string) => entries.push({ obj, msg }) };
+    const mailer = createMailer({ mailFrom: FROM, logger, logText: false });
+    const { token, link } = resetLink();
+    await mailer.send({ to: 'erin@example.com', subject: 'Reset', text: `Reset: ${link}` });
+    expect(entries).toEqual([
+      { obj: { mail: { to: 'erin@example.com', subject: 'Reset' } }, msg: 'mail dropped (no SMTP_URL; text withheld)' },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(token);
+  });
 });

@@ -23,6 +23,11 @@ export interface MailerOptions {
   smtpUrl?: string | undefined;
   mailFrom: string;
   logger: MailLogger;
+  /**
+   * Without SMTP, whether logged mails carry their text. Texts hold single-use links and codes: only outside
+   * production, where following them from the log is how a developer works.
+   */
+  logText?: boolean;
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?)$/i;
@@ -62,20 +67,23 @@ function smtpMailer(smtpUrl: string, mailFrom: string): Mailer {
   };
 }
 
-/** Without SMTP_URL each mail is logged (recipient, subject and text with its link) so a developer can follow it. */
-function logMailer(logger: MailLogger): Mailer {
+/**
+ * Without SMTP_URL each mail is logged instead: recipient, subject and (outside production) the text with its
+ * link, so a developer can follow it. In production a link is a secret and never reaches the log.
+ */
+function logMailer(logger: MailLogger, logText: boolean): Mailer {
   return {
     async send(message) {
       check(message);
-      logger.info(
-        { mail: { to: message.to, subject: message.subject, text: message.text } },
-        'mail not sent (no SMTP_URL)',
-      );
+      const mail = { to: message.to, subject: message.subject, ...(logText ? { text: message.text } : {}) };
+      logger.info({ mail }, logText ? 'mail not sent (no SMTP_URL)' : 'mail dropped (no SMTP_URL; text withheld)');
     },
     async close() {},
   };
 }
 
 export function createMailer(options: MailerOptions): Mailer {
-  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.mailFrom) : logMailer(options.logger);
+  return options.smtpUrl
+    ? smtpMailer(options.smtpUrl, options.mailFrom)
+    : logMailer(options.logger, options.logText ?? true);
 }

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { Config } from '../../config.js';
 import { hostNameRefusalReason, refusalReason } from './address-policy.js';
 import type { Dns } from './dns.js';
@@ -177,6 +177,17 @@ function requestHeaders(destination: Destination, options: EgressRequestOptions)
   return headers;
 }
 
+/** Test-only trust store (public roots plus the test CA), built once: building it costs ~20 ms of CPU. */
+const testTrust = new Map<string, SecureContext>();
+function testSecureContext(testCa: string): SecureContext {
+  let context = testTrust.get(testCa);
+  if (!context) {
+    context = createSecureContext({ ca: [...rootCertificates, testCa] });
+    testTrust.set(testCa, context);
+  }
+  return context;
+}
+
 function exchange(
   destination: Destination,
   options: EgressRequestOptions,
@@ -215,7 +226,7 @@ function exchange(
       // SNI carries the name from the URL (never for an IP literal, RFC 6066 section 3).
       ...(https && isIP(destination.hostname) === 0 ? { servername: destination.hostname } : {}),
       // Test-only: the test CA is trusted on top of the public roots.
-      ...(https && testCa ? { ca: [...rootCertificates, testCa] } : {}),
+      ...(https && testCa ? { secureContext: testSecureContext(testCa) } : {}),
     });
     request.on('error', fail);
     if (signal.aborted) return onAbort();
