@@ -1,13 +1,24 @@
-import type { AccessTokens, CredentialResolver, Population, Principal } from '../../kernel/auth/index.js';
+import {
+  type AccessTokens,
+  type CredentialResolver,
+  DpopError,
+  type DpopVerifier,
+  type Population,
+  type Principal,
+} from '../../kernel/auth/index.js';
 import { permissionsOfRole } from '../../kernel/authz/catalog.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
-import { unauthorized } from '../../kernel/http/index.js';
+import { HttpError, unauthorized } from '../../kernel/http/index.js';
 import type { SessionStateCache } from './session-state-cache.js';
 import { sessionIsLive } from './sessions.js';
 import * as store from './store.js';
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
+
+/** RFC 9449 section 7.1: a refused DPoP request says which scheme and why. */
+const dpopRefused = (detail: string, error = 'invalid_token') =>
+  new HttpError(401, detail, { 'WWW-Authenticate': `DPoP error="${error}", algs="ES256 EdDSA RS256 PS256"` });
 
 /**
  * Resolves a person's access token: signature and expiry, then the live session, account epoch and
@@ -18,9 +29,10 @@ export function createUserTokenResolver(deps: {
   transactions: Transactions;
   cache: SessionStateCache;
   clock: Clock;
+  dpop: DpopVerifier;
 }): CredentialResolver {
-  const { accessTokens, transactions, cache, clock } = deps;
-  return async (_request, credential) => {
+  const { accessTokens, transactions, cache, clock, dpop } = deps;
+  return async (request, credential) => {
     if (!looksLikeJwt(credential.token)) return null;
     let claims: Awaited<ReturnType<AccessTokens['verify']>>;
     try {
@@ -30,7 +42,9 @@ export function createUserTokenResolver(deps: {
     }
     if (claims.act !== 'human') return null;
     // Part A 5.4: a key-bound token is never accepted as a plain bearer token, nor a bearer token as DPoP.
-    if (claims.cnf || credential.scheme === 'dpop') throw unauthorized();
+    const jkt = claims.cnf?.jkt;
+    if (jkt && credential.scheme !== 'dpop') throw dpopRefused('Key-bound token presented without DPoP');
+    if (!jkt && credential.scheme === 'dpop') throw unauthorized();
     const state = await cache.read(
       claims.tid,
       claims.sid,
@@ -39,6 +53,21 @@ export function createUserTokenResolver(deps: {
     );
     if (!state || state.userId !== claims.sub || claims.ep !== state.tokenEpoch || !sessionIsLive(state, clock.now())) {
       throw unauthorized();
+    }
+    if (jkt) {
+      if (state.dpopJkt !== jkt) throw unauthorized();
+      try {
+        await dpop.verify({
+          proof: request.headers.dpop,
+          method: request.method,
+          url: dpop.urlOf(request.url),
+          accessToken: credential.token,
+          expectedJkt: jkt,
+        });
+      } catch (error) {
+        if (error instanceof DpopError) throw dpopRefused(error.message, 'invalid_dpop_proof');
+        throw error;
+      }
     }
     const principal: Principal = {
       kind: 'user',
@@ -51,7 +80,7 @@ export function createUserTokenResolver(deps: {
       population: state.population as Population,
       quarantined: state.quarantined,
       actor: { id: claims.sub, type: 'human' },
-      attributes: { emailVerified: state.emailVerified, tenantIsolation: state.isolation },
+      attributes: { emailVerified: state.emailVerified, tenantIsolation: state.isolation, dpopJkt: jkt },
     };
     return principal;
   };

@@ -1,6 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../kernel/auth/index.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DpopError, type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
+import { badRequest, HttpError } from '../../kernel/http/index.js';
+import { clearRefreshCookie, deliverPair, refreshCookieOf } from './cookie.js';
+import { errors, Problem, TokenPairSchema } from './http-schemas.js';
+import { registerMeRoutes } from './me-routes.js';
 import type { AccountService } from './service.js';
 import type { SessionService } from './sessions.js';
 
@@ -10,87 +14,115 @@ const Password = Type.String({
   maxLength: 1024,
   description: '12 to 128 characters, not a common password',
 });
-
-export const TokenPairSchema = Type.Object(
-  {
-    access_token: Type.String(),
-    refresh_token: Type.Union([Type.String(), Type.Null()], { description: 'null in cookie mode' }),
-    token_type: Type.Union([Type.Literal('bearer'), Type.Literal('DPoP')]),
-    expires_in: Type.Integer({ description: 'Access-token lifetime in seconds' }),
-  },
-  { $id: 'TokenPair' },
+const UseCookie = Type.Optional(
+  Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
 );
+const LinkToken = Type.String({ minLength: 1, maxLength: 512, description: 'The token of the emailed link' });
 
 const SignUpBody = Type.Object({
   email: Email,
   password: Password,
   organization_name: Type.String({ minLength: 1, maxLength: 255 }),
+  use_cookie: UseCookie,
+});
+const CustomerSignUpBody = Type.Object({
+  email: Email,
+  password: Password,
+  tenant_slug: Type.String({ minLength: 1, maxLength: 255 }),
+  use_cookie: UseCookie,
 });
 const LogInBody = Type.Object({
   email: Email,
   password: Password,
   tenant_slug: Type.String({ minLength: 1, maxLength: 255 }),
-  use_cookie: Type.Optional(Type.Boolean()),
+  use_cookie: UseCookie,
 });
-const RefreshBody = Type.Object({ refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })) });
-
-const IdentitySchema = Type.Object({
-  user_id: Type.String({ format: 'uuid' }),
-  tenant_id: Type.String({ format: 'uuid' }),
-  role: Type.String(),
-  is_owner: Type.Boolean(),
-  tenant_isolation: Type.String(),
-  population: Type.Union([Type.Literal('workforce'), Type.Literal('customer')]),
-  email_verified: Type.Boolean(),
+const RefreshBody = Type.Object({
+  refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  use_cookie: UseCookie,
 });
+const ChangePasswordBody = Type.Object({ current_password: Password, new_password: Password, use_cookie: UseCookie });
+const EmailBody = Type.Object({ email: Email });
+const TokenBody = Type.Object({ token: LinkToken });
+const ResetBody = Type.Object({ token: LinkToken, new_password: Password });
+const Accepted = Type.Object({ status: Type.Literal('accepted') });
 
-const Problem = Type.Object({ detail: Type.String() }, { $id: 'Problem' });
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, Type.Ref(Problem)]));
+const dpopHeader = Type.Object({
+  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
+});
 
 export function registerAccountRoutes(
   app: FastifyInstance,
-  deps: { accounts: AccountService; sessions: SessionService },
+  deps: { accounts: AccountService; sessions: SessionService; dpop: DpopVerifier },
 ): void {
-  const { accounts, sessions } = deps;
+  const { accounts, sessions, dpop } = deps;
   app.addSchema(Problem);
   app.addSchema(TokenPairSchema);
-  const context = (request: { ip: string; headers: Record<string, unknown> }) => ({
+
+  /** Part A 5.4: a proof on a sign-in binds the tokens to its key; a broken proof is refused, never ignored. */
+  async function proofKey(request: FastifyRequest): Promise<string | undefined> {
+    if (request.headers.dpop === undefined) return undefined;
+    try {
+      const { jkt } = await dpop.verify({
+        proof: request.headers.dpop,
+        method: request.method,
+        url: dpop.urlOf(request.url),
+      });
+      return jkt;
+    } catch (error) {
+      if (error instanceof DpopError) throw badRequest(`Invalid DPoP proof: ${error.message}`);
+      throw error;
+    }
+  }
+  const context = async (request: FastifyRequest) => ({
     ip: request.ip,
     userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : undefined,
+    dpopJkt: await proofKey(request),
+  });
+  const tokenRoute = (summary: string, body: ReturnType<typeof Type.Object>, codes: number[], status = 200) => ({
+    config: { auth: 'public' as const },
+    schema: {
+      tags: ['accounts'],
+      summary,
+      headers: dpopHeader,
+      body,
+      response: { [status]: Type.Ref(TokenPairSchema), ...errors(...codes) },
+    },
   });
 
   app.post<{ Body: Static<typeof SignUpBody> }>(
     '/api/v1/auth/signup',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags: ['accounts'],
-        summary: 'Create an account and its organization',
-        body: SignUpBody,
-        response: { 201: Type.Ref(TokenPairSchema), ...errors(400, 403, 409, 422, 429) },
-      },
-    },
+    tokenRoute('Create an account and its organization', SignUpBody, [400, 403, 409, 422, 429], 201),
     async (request, reply) => {
-      const { email, password, organization_name } = request.body;
-      const tokens = await accounts.signUp({ email, password, organizationName: organization_name }, context(request));
-      return reply.code(201).send(tokens);
+      const { email, password, organization_name, use_cookie } = request.body;
+      const tokens = await accounts.signUp(
+        { email, password, organizationName: organization_name },
+        await context(request),
+      );
+      return reply.code(201).send(deliverPair(reply, tokens, use_cookie));
+    },
+  );
+
+  app.post<{ Body: Static<typeof CustomerSignUpBody> }>(
+    '/api/v1/auth/signup/customer',
+    tokenRoute('Register as a customer of an organization', CustomerSignUpBody, [400, 403, 409, 422, 429], 201),
+    async (request, reply) => {
+      const { email, password, tenant_slug, use_cookie } = request.body;
+      const tokens = await accounts.signUpCustomer(
+        { email, password, tenantSlug: tenant_slug },
+        await context(request),
+      );
+      return reply.code(201).send(deliverPair(reply, tokens, use_cookie));
     },
   );
 
   app.post<{ Body: Static<typeof LogInBody> }>(
     '/api/v1/auth/login',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags: ['accounts'],
-        summary: 'Sign in with email and password',
-        body: LogInBody,
-        response: { 200: Type.Ref(TokenPairSchema), ...errors(401, 403, 422, 429) },
-      },
-    },
-    async (request) => {
-      const { email, password, tenant_slug } = request.body;
-      return accounts.logIn({ email, password, tenantSlug: tenant_slug }, context(request));
+    tokenRoute('Sign in with email and password', LogInBody, [400, 401, 403, 422, 429]),
+    async (request, reply) => {
+      const { email, password, tenant_slug, use_cookie } = request.body;
+      const tokens = await accounts.logIn({ email, password, tenantSlug: tenant_slug }, await context(request));
+      return deliverPair(reply, tokens, use_cookie);
     },
   );
 
@@ -98,16 +130,47 @@ export function registerAccountRoutes(
     '/api/v1/auth/refresh',
     {
       config: { auth: 'public' },
+      // Cookie mode sends no body at all: validate it as an empty object.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         tags: ['accounts'],
         summary: 'Rotate the refresh token and get a new pair',
-        description: 'A rotated refresh token presented again ends its whole session.',
+        description:
+          'Send `refresh_token`, or an empty body to use (and rotate) the cookie; `use_cookie: true` with a body ' +
+          'token answers in cookie mode too. A rotated refresh token ' +
+          'presented again ends its whole session. A DPoP-bound session needs a proof under its key, without `ath`.',
+        headers: dpopHeader,
         body: RefreshBody,
         response: { 200: Type.Ref(TokenPairSchema), ...errors(401, 422) },
       },
     },
-    async (request) => {
-      return sessions.refresh(request.body?.refresh_token);
+    async (request, reply) => {
+      const fromBody = request.body?.refresh_token;
+      // An empty body uses the cookie and answers in cookie mode; `use_cookie` moves a body token to the cookie.
+      const cookieMode = !fromBody || request.body?.use_cookie === true;
+      try {
+        let proofJkt: string | undefined;
+        if (request.headers.dpop !== undefined) {
+          try {
+            ({ jkt: proofJkt } = await dpop.verify({
+              proof: request.headers.dpop,
+              method: request.method,
+              url: dpop.urlOf(request.url),
+            }));
+          } catch (error) {
+            if (error instanceof DpopError) throw new HttpError(401, 'Invalid refresh token');
+            throw error;
+          }
+        }
+        const tokens = await sessions.refresh(fromBody ?? refreshCookieOf(request), proofJkt);
+        return deliverPair(reply, tokens, cookieMode);
+      } catch (error) {
+        // Part A 4.1: any failed cookie refresh clears the cookie.
+        if (cookieMode) clearRefreshCookie(reply);
+        throw error;
+      }
     },
   );
 
@@ -129,21 +192,124 @@ export function registerAccountRoutes(
         userId: principal.userId!,
         sessionId: principal.sessionId!,
       });
+      clearRefreshCookie(reply);
       return reply.code(204).send();
     },
   );
 
-  app.get(
-    '/api/v1/me',
+  app.post(
+    '/api/v1/auth/sign-out-all',
     {
       config: { auth: 'user' },
       schema: {
         tags: ['accounts'],
-        summary: 'The caller’s identity',
+        summary: 'End every session of the account, everywhere',
+        description: 'Bumps the revocation epoch: every earlier access and refresh token is refused on next use.',
         security: [{ bearer: [] }],
-        response: { 200: IdentitySchema, ...errors(401) },
+        response: { 204: Type.Null(), ...errors(401) },
       },
     },
-    async (request) => accounts.identity(principalOf(request)),
+    async (request, reply) => {
+      await accounts.signOutAll(principalOf(request));
+      clearRefreshCookie(reply);
+      return reply.code(204).send();
+    },
   );
+
+  app.post<{ Body: Static<typeof ChangePasswordBody> }>(
+    '/api/v1/auth/change-password',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change the password; every other token stops working',
+        security: [{ bearer: [] }],
+        body: ChangePasswordBody,
+        response: { 200: Type.Ref(TokenPairSchema), ...errors(400, 401, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { current_password, new_password, use_cookie } = request.body;
+      const tokens = await accounts.changePassword(
+        principalOf(request),
+        { currentPassword: current_password, newPassword: new_password },
+        { userAgent: request.headers['user-agent'] },
+      );
+      return deliverPair(reply, tokens, use_cookie);
+    },
+  );
+
+  app.post<{ Body: Static<typeof TokenBody> }>(
+    '/api/v1/auth/verify-email',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Confirm an email address with the emailed token',
+        body: TokenBody,
+        response: { 204: Type.Null(), ...errors(400, 422) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.verifyEmail(request.body.token);
+      return reply.code(204).send();
+    },
+  );
+
+  const enumerationSafe = (summary: string, description: string, codes: number[]) => ({
+    config: { auth: 'public' as const },
+    schema: {
+      tags: ['accounts'],
+      summary,
+      description,
+      body: EmailBody,
+      response: { 202: Accepted, ...errors(...codes) },
+    },
+  });
+
+  app.post<{ Body: Static<typeof EmailBody> }>(
+    '/api/v1/auth/resend-verification',
+    enumerationSafe(
+      'Send the verification mail again',
+      'Always 202, whether or not the address has an account.',
+      [422],
+    ),
+    async (request, reply) => {
+      accounts.resendVerification(request.body.email, request.ip);
+      return reply.code(202).send({ status: 'accepted' });
+    },
+  );
+
+  app.post<{ Body: Static<typeof EmailBody> }>(
+    '/api/v1/auth/forgot-password',
+    enumerationSafe(
+      'Mail a password-reset link',
+      'Always 202 with no rate headers; 403 with a reason while PASSWORD_RESET_ENABLED is off.',
+      [403, 422],
+    ),
+    async (request, reply) => {
+      accounts.forgotPassword(request.body.email, request.ip);
+      return reply.code(202).send({ status: 'accepted' });
+    },
+  );
+
+  app.post<{ Body: Static<typeof ResetBody> }>(
+    '/api/v1/auth/reset-password',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Set a new password with the emailed token',
+        description: 'Every token issued before stops working. Not gated by PASSWORD_RESET_ENABLED.',
+        body: ResetBody,
+        response: { 204: Type.Null(), ...errors(400, 422) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.resetPassword(request.body.token, request.body.new_password);
+      return reply.code(204).send();
+    },
+  );
+
+  registerMeRoutes(app, { accounts });
 }

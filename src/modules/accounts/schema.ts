@@ -71,3 +71,27 @@ export const refreshTokens = pgTable(
   },
   (t) => [index('refresh_tokens_session').on(t.tenantId, t.sessionId)],
 );
+
+/**
+ * Single-use emailed links of an account (email verification, password reset), stored as SHA-256. Accounts are
+ * global, so these are not tenant-scoped; `tenant_id` only says which organization the event is recorded in.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** For verification: the address the link was sent to (a changed address makes the link useless). */
+    email: text('email').notNull(),
+    /** Organization the event is recorded in (the one the request came through), when known. */
+    eventTenantId: uuid('event_tenant_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    spentAt: timestamp('spent_at', { withTimezone: true }),
+  },
+  (t) => [index('account_tokens_user').on(t.userId, t.purpose)],
+);

@@ -7,10 +7,17 @@ import type { Events } from '../../kernel/events/index.js';
 import { conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
+import type { Mailer } from '../../kernel/mail/index.js';
+import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import type { OrganizationService } from '../organizations/index.js';
+import type { SettingsService } from '../settings/index.js';
+import { createAccountLinks } from './account-links.js';
 import { assertStrongPassword } from './password-policy.js';
+import { accountPersonalData } from './personal-data.js';
+import { createSelfService } from './self-service.js';
 import type { SessionService, TokenPair } from './sessions.js';
 import * as store from './store.js';
+import * as users from './users-store.js';
 
 /** Sign-up and customer sign-up share one per-IP budget (Part A 4.1). */
 export const SIGNUP_PER_IP: LimitPolicy = { name: 'signup-ip', points: 20, durationSeconds: 3600 };
@@ -21,6 +28,8 @@ export const LOGIN_FAILURES_PER_ACCOUNT: LimitPolicy = {
   points: 10,
   durationSeconds: 900,
 };
+/** One `user.login_throttled` per account and window: hammering a throttled account floods no log or webhook. */
+export const LOGIN_THROTTLED_EVENT: LimitPolicy = { name: 'login-throttled-event', points: 1, durationSeconds: 900 };
 
 const INVALID_CREDENTIALS = 'Invalid credentials';
 
@@ -33,7 +42,12 @@ const isUniqueViolation = (error: unknown) =>
 export interface RequestContext {
   ip: string;
   userAgent?: string | undefined;
+  /** Thumbprint of the key of a verified DPoP proof sent with a sign-in: the tokens are bound to it. */
+  dpopJkt?: string | undefined;
 }
+
+/** One answer for an unknown organization and one that does not take customer sign-ups (Part A 7). */
+export const CUSTOMER_SIGNUP_UNAVAILABLE = 'Customer sign-up is not available';
 
 export interface Identity {
   user_id: string;
@@ -53,11 +67,26 @@ export function createAccountService(deps: {
   events: Events;
   limiter: Limiter;
   clock: Clock;
+  personalData: PersonalDataRegistry;
+  mailer: Mailer;
+  settings: SettingsService;
+  logger: { warn(obj: object, msg: string): void };
 }) {
-  const { config, transactions, organizations, sessions, events, limiter, clock } = deps;
+  const { config, transactions, organizations, sessions, events, limiter, clock, settings } = deps;
+  deps.personalData.add(accountPersonalData({ clock }));
+  const links = createAccountLinks(deps);
+  const selfService = createSelfService(deps);
 
-  /** A new account with a password; 409 when the address already has one. Returns its id. */
-  async function createAccount(tx: Tx, email: string, passwordHash: string): Promise<string> {
+  /**
+   * A new account with a password; 409 when the address already has one. Returns its id. `emailVerified`
+   * when the caller has just proven the mailbox (an invitation link arrived there).
+   */
+  async function createAccount(
+    tx: Tx,
+    email: string,
+    passwordHash: string,
+    options: { emailVerified?: boolean } = {},
+  ): Promise<string> {
     if (await store.userByEmail(tx, emailKeyOf(email))) throw conflict('Email already registered');
     const now = clock.now();
     const userId = newId();
@@ -65,6 +94,7 @@ export function createAccountService(deps: {
       id: userId,
       email,
       emailKey: emailKeyOf(email),
+      emailVerified: options.emailVerified ?? false,
       passwordHash,
       passwordChangedAt: now,
       createdAt: now,
@@ -74,6 +104,21 @@ export function createAccountService(deps: {
   }
 
   return {
+    ...links,
+    ...selfService,
+
+    /**
+     * For other modules (invitation accept, domain join, federation): a new account whose password already
+     * passed the policy and was hashed outside the transaction. 409 when the address is registered.
+     */
+    createAccount,
+
+    /** The account registered under an address, if any (compared case-insensitively). */
+    async findUserByEmail(tx: Tx, email: string): Promise<{ id: string; email: string } | undefined> {
+      const user = await store.userByEmail(tx, emailKeyOf(email));
+      return user && { id: user.id, email: user.email };
+    },
+
     /**
      * Part A 4.1 `POST /auth/signup`: a new account owning a new organization, signed in. Closed (403) while
      * PUBLIC_SIGNUP_ENABLED is off.
@@ -93,7 +138,7 @@ export function createAccountService(deps: {
       const passwordHash = await hashPassword(input.password);
       const email = input.email.trim();
       try {
-        return await transactions.system(async (tx) => {
+        const { tokens, mail } = await transactions.system(async (tx) => {
           const userId = await createAccount(tx, email, passwordHash);
           const tenant = await organizations.create(tx, { name: input.organizationName, ownerUserId: userId });
           await transactions.enterTenant(tx, tenant.id);
@@ -114,9 +159,12 @@ export function createAccountService(deps: {
             epoch: 0,
             amr: ['pwd'],
             userAgent: context.userAgent,
+            dpopJkt: context.dpopJkt,
           });
-          return tokens;
+          return { tokens, mail: await links.verificationMail(tx, { userId, email, tenantId: tenant.id }) };
         });
+        mail();
+        return tokens;
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict('Email already registered or organization name taken');
         throw error;
@@ -140,7 +188,14 @@ export function createAccountService(deps: {
         store.signInSubject(q, input.tenantSlug.toLowerCase(), emailKeyOf(input.email)),
       );
       if (!byIp.allowed || !byAccount.allowed) {
-        if (subject && !byAccount.allowed) await this.recordThrottled(subject.tenantId, subject.userId);
+        // Not awaited either: a throttled known account must answer as fast as a throttled unknown one.
+        if (subject && !byAccount.allowed) {
+          void (async () => {
+            if ((await limiter.consume(LOGIN_THROTTLED_EVENT, accountKey)).allowed) {
+              await this.recordThrottled(subject.tenantId, subject.userId);
+            }
+          })().catch((error: Error) => deps.logger.warn({ err: error.message }, 'login throttle event not recorded'));
+        }
         throw throttled(byIp.allowed ? byAccount : byIp);
       }
       const usable = subject?.passwordHash && subject.userStatus === 'active' && subject.membershipStatus === 'active';
@@ -177,9 +232,67 @@ export function createAccountService(deps: {
           epoch: subject.tokenEpoch,
           amr: ['pwd'],
           userAgent: context.userAgent,
+          dpopJkt: context.dpopJkt,
         });
         return tokens;
       });
+    },
+
+    /**
+     * Part A 4.1 `POST /auth/signup/customer`: a customer account and membership in an organization that
+     * takes self-registration (`auth.ciam_signup_enabled`), signed in, with a verification mail. One generic
+     * 403 whether the organization is unknown or closed; the per-IP budget is shared with `/auth/signup`.
+     */
+    async signUpCustomer(
+      input: { email: string; password: string; tenantSlug: string },
+      context: RequestContext,
+    ): Promise<TokenPair> {
+      const budget = await limiter.consume(SIGNUP_PER_IP, context.ip);
+      if (!budget.allowed) throw throttled(budget);
+      assertStrongPassword(input.password);
+      const slug = input.tenantSlug.trim().toLowerCase();
+      const open = await transactions.system(async (tx) => {
+        const tenant = await users.tenantBySlug(tx, slug);
+        if (!tenant || tenant.quarantined) return undefined;
+        await transactions.enterTenant(tx, tenant.id);
+        return (await settings.enabled(tx, tenant.id, 'auth.ciam_signup_enabled')) ? tenant.id : undefined;
+      });
+      if (!open) throw forbidden(CUSTOMER_SIGNUP_UNAVAILABLE);
+      const tenantId = open;
+      const passwordHash = await hashPassword(input.password);
+      const email = input.email.trim();
+      try {
+        const { tokens, mail } = await transactions.system(async (tx) => {
+          const userId = await createAccount(tx, email, passwordHash);
+          await transactions.enterTenant(tx, tenantId);
+          await organizations.memberships.add(tx, { tenantId, userId, role: 'customer', population: 'customer' });
+          const data = { user_id: userId, population: 'customer' };
+          await events.emit(tx, {
+            tenantId,
+            actor: { id: userId, type: 'human' },
+            category: 'auth',
+            action: 'user.signed_up',
+            subjectUserId: userId,
+            data: { ...data, role: 'customer' },
+            webhook: { type: 'user.signed_up', data },
+          });
+          const { tokens } = await sessions.start(tx, {
+            tenantId,
+            userId,
+            population: 'customer',
+            epoch: 0,
+            amr: ['pwd'],
+            userAgent: context.userAgent,
+            dpopJkt: context.dpopJkt,
+          });
+          return { tokens, mail: await links.verificationMail(tx, { userId, email, tenantId }) };
+        });
+        mail();
+        return tokens;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('Email already registered');
+        throw error;
+      }
     },
 
     async recordFailure(tenantId: string, userId: string): Promise<void> {

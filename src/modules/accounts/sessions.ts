@@ -13,6 +13,8 @@ export interface TokenPair {
   refresh_token: string | null;
   token_type: 'bearer' | 'DPoP';
   expires_in: number;
+  /** Seconds the refresh token lives (the cookie's Max-Age); not part of the response body. */
+  refresh_expires_in?: number;
 }
 
 /** Part A 5.2: refresh tokens live 7 days for the workforce, 30 days for customers. */
@@ -104,6 +106,7 @@ export function createSessionService(deps: {
       dpopJkt?: string | null | undefined;
     },
     refreshToken: string,
+    refreshExpiresAt: Date,
   ): Promise<TokenPair> {
     const { token, expiresIn } = await accessTokens.issue({
       sub: session.userId,
@@ -118,6 +121,7 @@ export function createSessionService(deps: {
       refresh_token: refreshToken,
       token_type: session.dpopJkt ? 'DPoP' : 'bearer',
       expires_in: expiresIn,
+      refresh_expires_in: Math.max(0, Math.floor((refreshExpiresAt.getTime() - clock.now().getTime()) / 1000)),
     };
   }
 
@@ -144,63 +148,61 @@ export function createSessionService(deps: {
         expiresAt,
       });
       const refreshToken = await newRefreshToken(tx, input.tenantId, sessionId, expiresAt);
-      return { sessionId, tokens: await pair({ ...input, sessionId }, refreshToken) };
+      return { sessionId, tokens: await pair({ ...input, sessionId }, refreshToken, expiresAt) };
     },
 
     /**
      * Rotates a refresh token (Part A 3): the presented token is spent and a new pair returned. A token that
      * was already rotated ends its whole session and raises a detection; anything else invalid is 401.
+     * A DPoP-bound session (RFC 9449 section 5) needs a proof under its key: `proofJkt` is the thumbprint of
+     * the request's verified proof. A wrong or missing key changes nothing (the token stays unspent).
      */
-    async refresh(presented: string | undefined): Promise<TokenPair> {
+    async refresh(presented: string | undefined, proofJkt?: string): Promise<TokenPair> {
       if (!presented) throw unauthorized('Invalid refresh token');
       const tokenHash = sha256Hex(presented);
-      const outcome = await transactions.system(async (tx) => {
-        const now = clock.now();
-        // The token's organization is unknown until its row is found: the look-up by hash is a system read.
-        const spent = await store.spendRefreshTokenWithState(tx, tokenHash, now);
-        if (!spent) {
-          const replayed = await store.rotatedRefreshToken(tx, tokenHash);
-          if (!replayed) return { kind: 'invalid' as const };
-          await revokeReplayed(tx, replayed, now);
-          return { kind: 'replayed' as const };
-        }
-        const live = sessionIsLive(
-          {
-            revokedAt: spent.revoked_at,
-            expiresAt: spent.session_expires_at,
-            userStatus: spent.user_status as store.SessionState['userStatus'],
-            membershipStatus: spent.membership_status as store.SessionState['membershipStatus'],
-            sessionEpoch: spent.session_epoch,
-            tokenEpoch: spent.token_epoch,
-          },
+      const now = clock.now();
+      const refreshToken = randomSecret();
+      const expiresAt = {
+        workforce: addMs(now, REFRESH_LIFETIME.workforce),
+        customer: addMs(now, REFRESH_LIFETIME.customer),
+      };
+      const found = await transactions.systemWrite((q) =>
+        store.rotateRefreshToken(q, {
+          tokenHash,
+          proofJkt: proofJkt ?? null,
           now,
-        );
-        if (!live || spent.token_expires_at <= now) return { kind: 'invalid' as const };
-        const expiresAt = addMs(now, REFRESH_LIFETIME[spent.population as Population]);
-        const refreshToken = randomSecret();
-        // Every statement of the rotation names the token's organization; see docs/decisions.md.
-        await store.rotateSession(tx, {
-          tenantId: spent.tenant_id,
-          sessionId: spent.session_id,
-          tokenId: newId(),
-          tokenHash: sha256Hex(refreshToken),
-          now,
+          successorId: newId(),
+          successorHash: sha256Hex(refreshToken),
           expiresAt,
-        });
-        return {
-          kind: 'rotated' as const,
-          refreshToken,
-          session: {
-            tenantId: spent.tenant_id,
-            userId: spent.user_id,
-            sessionId: spent.session_id,
-            epoch: spent.token_epoch,
-            dpopJkt: spent.dpop_jkt,
-          },
+        }),
+      );
+      if (found?.rotated) {
+        const session = {
+          tenantId: found.tenant_id,
+          userId: found.user_id,
+          sessionId: found.session_id,
+          epoch: found.token_epoch,
+          dpopJkt: found.dpop_jkt,
         };
-      });
-      if (outcome.kind !== 'rotated') throw unauthorized('Invalid refresh token');
-      return pair(outcome.session, outcome.refreshToken);
+        return pair(session, refreshToken, expiresAt[found.population]);
+      }
+      // Not live (or the wrong DPoP key): nothing changed. Otherwise the token is unknown, or was rotated
+      // already (possibly a moment ago by a concurrent request): a rotated token coming back is a replay.
+      if (!found || found.live) {
+        await transactions.system(async (tx) => {
+          const replayed = await store.rotatedRefreshToken(tx, tokenHash);
+          if (replayed) await revokeReplayed(tx, replayed, now);
+        });
+      }
+      throw unauthorized('Invalid refresh token');
+    },
+
+    /**
+     * Ends every session of a user in one organization inside the caller's transaction (member removal,
+     * IdP signals): each token of them is refused from its next use.
+     */
+    async revokeAllOfUser(tx: Tx, tenantId: string, userId: string, reason: string): Promise<number> {
+      return store.revokeSessionsOfUser(tx, tenantId, userId, clock.now(), reason);
     },
 
     /** Ends the caller's session: every token of it is refused from its next use. */

@@ -1,7 +1,7 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
 import { memberships, tenants } from '../organizations/index.js';
-import { refreshTokens, sessions, users } from './schema.js';
+import { accountTokens, refreshTokens, sessions, users } from './schema.js';
 
 export async function insertUser(q: Queryable, row: typeof users.$inferInsert): Promise<void> {
   await q.insert(users).values(row);
@@ -58,6 +58,7 @@ function prepareSessionState(q: Queryable) {
   return q
     .select({
       sessionId: sessions.id,
+      tenantId: sessions.tenantId,
       userId: sessions.userId,
       sessionEpoch: sessions.epoch,
       revokedAt: sessions.revokedAt,
@@ -108,60 +109,137 @@ export async function revokeSession(q: Queryable, sessionId: string, now: Date, 
   return ended.length > 0;
 }
 
+/** Ends every live session of a user in one organization; answers how many were live. */
+export async function revokeSessionsOfUser(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+  now: Date,
+  reason: string,
+): Promise<number> {
+  const ended = await q
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return ended.length;
+}
+
 /**
- * Refresh, first half, in one statement: spends the presented token and reads the state of its session, so
- * rotation costs one round trip here. Runs without a tenant (the token's organization is unknown until its
- * row is found); the joins are keyed by the spent row's tenant.
+ * Refresh rotation (Part A 3) in one statement, outside any transaction (a single statement is atomic): finds
+ * the unrotated token, checks that its session is live (the conditions of `sessionIsLive`, plus the token's
+ * own expiry and, for a DPoP-bound session, the proof's key), and only then spends it, slides the session's
+ * expiry and stores the successor. One round trip instead of four. `rotated` is false when the session is not
+ * live (nothing changes) or when a concurrent rotation spent the token first (the caller treats that as a
+ * replay). No row: unknown or already rotated. Runs without a tenant: the token's organization is unknown
+ * until its row is found; every join and write is keyed by the found row's tenant.
  */
-export async function spendRefreshTokenWithState(q: Queryable, tokenHash: string, now: Date) {
+export async function rotateRefreshToken(
+  q: Queryable,
+  input: {
+    tokenHash: string;
+    proofJkt: string | null;
+    now: Date;
+    successorId: string;
+    successorHash: string;
+    expiresAt: { workforce: Date; customer: Date };
+  },
+) {
+  const { now } = input;
   const [row] = await rows<{
     tenant_id: string;
     session_id: string;
-    token_expires_at: string;
     user_id: string;
-    session_epoch: number;
-    revoked_at: string | null;
-    session_expires_at: string;
-    dpop_jkt: string | null;
-    user_status: string;
     token_epoch: number;
-    population: string;
-    membership_status: string;
+    dpop_jkt: string | null;
+    population: 'workforce' | 'customer';
+    live: boolean;
+    rotated: boolean;
   }>(
     q,
-    sql`with spent as (
-          update refresh_tokens set rotated_at = ${now}
-          where token_hash = ${tokenHash} and rotated_at is null
-          returning tenant_id, session_id, expires_at)
-        select spent.tenant_id, spent.session_id, spent.expires_at as token_expires_at, s.user_id,
-               s.epoch as session_epoch, s.revoked_at, s.expires_at as session_expires_at, s.dpop_jkt,
-               u.status as user_status, u.token_epoch, m.population, m.status as membership_status
-        from spent
-        join sessions s on s.id = spent.session_id and s.tenant_id = spent.tenant_id
-        join users u on u.id = s.user_id
-        join memberships m on m.tenant_id = s.tenant_id and m.user_id = s.user_id`,
+    sql`with found as (
+          select t.id as token_id, t.tenant_id, t.session_id, s.user_id, u.token_epoch, s.dpop_jkt, m.population,
+                 (s.revoked_at is null and s.expires_at > ${now} and t.expires_at > ${now}
+                  and u.status = 'active' and m.status = 'active' and s.epoch = u.token_epoch
+                  and (s.dpop_jkt is null or s.dpop_jkt = ${input.proofJkt})) as live,
+                 case when m.population = 'customer' then ${input.expiresAt.customer}::timestamptz
+                      else ${input.expiresAt.workforce}::timestamptz end as successor_expires_at
+          from refresh_tokens t
+          join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
+          join users u on u.id = s.user_id
+          join memberships m on m.tenant_id = s.tenant_id and m.user_id = s.user_id
+          where t.token_hash = ${input.tokenHash} and t.rotated_at is null),
+        spent as (
+          update refresh_tokens t set rotated_at = ${now} from found
+          where found.live and t.id = found.token_id and t.rotated_at is null
+          returning found.tenant_id, found.session_id, found.successor_expires_at),
+        slid as (
+          update sessions s set last_used_at = ${now}, expires_at = spent.successor_expires_at from spent
+          where s.id = spent.session_id and s.tenant_id = spent.tenant_id),
+        successor as (
+          insert into refresh_tokens (id, tenant_id, session_id, token_hash, created_at, expires_at)
+          select ${input.successorId}, tenant_id, session_id, ${input.successorHash}, ${now}, successor_expires_at
+          from spent)
+        select found.tenant_id, found.session_id, found.user_id, found.token_epoch, found.dpop_jkt,
+               found.population, found.live, exists (select 1 from spent) as rotated
+        from found`,
   );
-  // Raw statements answer timestamps as text (drizzle's type parsers); the rest of the code compares Dates.
-  return (
-    row && {
-      ...row,
-      token_expires_at: new Date(row.token_expires_at),
-      revoked_at: row.revoked_at === null ? null : new Date(row.revoked_at),
-      session_expires_at: new Date(row.session_expires_at),
-    }
-  );
+  return row;
 }
 
-/** Refresh, second half, in one statement: slides the session's expiry and stores the successor token. */
-export async function rotateSession(
-  q: Queryable,
-  next: { tenantId: string; sessionId: string; tokenId: string; tokenHash: string; now: Date; expiresAt: Date },
-): Promise<void> {
-  await q.execute(
-    sql`with touched as (
-          update sessions set last_used_at = ${next.now}, expires_at = ${next.expiresAt}
-          where id = ${next.sessionId} and tenant_id = ${next.tenantId})
-        insert into refresh_tokens (id, tenant_id, session_id, token_hash, created_at, expires_at)
-        values (${next.tokenId}, ${next.tenantId}, ${next.sessionId}, ${next.tokenHash}, ${next.now}, ${next.expiresAt})`,
+export async function userById(q: Queryable, userId: string): Promise<typeof users.$inferSelect | undefined> {
+  const [row] = await q.select().from(users).where(eq(users.id, userId));
+  return row;
+}
+
+/** Every session of a user in one organization, newest first (live and ended). */
+export async function sessionsOfUser(q: Queryable, tenantId: string, userId: string) {
+  return q
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)))
+    .orderBy(desc(sessions.createdAt));
+}
+
+/** Deletes a user's sessions in one organization (their refresh tokens go with them by cascade). */
+export async function deleteSessionsOfUser(q: Queryable, tenantId: string, userId: string): Promise<void> {
+  await q.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)));
+}
+
+/**
+ * Memberships of the account in other organizations that are not removed. Row-level security hides other
+ * organizations' rows from a tenant transaction, so this asks a SECURITY DEFINER function (migration 0003)
+ * that answers only the count.
+ */
+export async function membershipsElsewhere(q: Queryable, userId: string, tenantId: string): Promise<number> {
+  const [row] = await rows<{ n: number | string }>(
+    q,
+    sql`select svc_memberships_elsewhere(${userId}::uuid, ${tenantId}::uuid) as n`,
   );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Erasure of the account itself: the address becomes a unique non-routable placeholder, names, picture and
+ * password go, the account is disabled and its epoch bumped (every token anywhere dies).
+ */
+export async function scrubUser(q: Queryable, userId: string, now: Date): Promise<void> {
+  const placeholder = `erased-${userId}@erased.invalid`;
+  await q
+    .update(users)
+    .set({
+      email: placeholder,
+      emailKey: placeholder,
+      emailVerified: false,
+      passwordHash: null,
+      name: null,
+      givenName: null,
+      familyName: null,
+      picture: null,
+      status: 'disabled',
+      tokenEpoch: sql`${users.tokenEpoch} + 1`,
+      updatedAt: now,
+    })
+    .where(eq(users.id, userId));
+  await q.delete(accountTokens).where(eq(accountTokens.userId, userId));
 }

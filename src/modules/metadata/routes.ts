@@ -72,6 +72,9 @@ export function registerMetadataRoutes(app: FastifyInstance, deps: { config: Con
             permissions: Type.Array(
               Type.Object({ code: Type.String(), read_only: Type.Boolean(), description: Type.String() }),
             ),
+            separation_of_duties: Type.Array(Type.Object({ id: Type.String(), description: Type.String() }), {
+              description: 'Rules that keep one person from holding conflicting roles (docs/organizations.md)',
+            }),
             roles: Type.Array(
               Type.Object({
                 code: Type.String(),

@@ -1,0 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenPair } from './sessions.js';
+
+/** Part A 4.1 cookie transport: the refresh token travels only in this cookie, scoped to the auth paths. */
+export const REFRESH_COOKIE = 'svc_refresh';
+export const REFRESH_COOKIE_PATH = '/api/v1/auth';
+
+const cookieOptions = { httpOnly: true, secure: true, sameSite: 'strict', path: REFRESH_COOKIE_PATH } as const;
+
+export const refreshCookieOf = (request: FastifyRequest): string | undefined => {
+  const value = request.cookies?.[REFRESH_COOKIE];
+  return value ? value : undefined;
+};
+
+export function clearRefreshCookie(reply: FastifyReply): void {
+  reply.clearCookie(REFRESH_COOKIE, cookieOptions);
+}
+
+/**
+ * The body of a token-issuing answer. In cookie mode the refresh token is set as an httpOnly, Secure,
+ * SameSite=Strict cookie and the body carries `refresh_token: null`.
+ */
+export function deliverPair(reply: FastifyReply, pair: TokenPair, useCookie: boolean | undefined): TokenPair {
+  if (!useCookie || !pair.refresh_token) return pair;
+  reply.setCookie(REFRESH_COOKIE, pair.refresh_token, {
+    ...cookieOptions,
+    ...(pair.refresh_expires_in ? { maxAge: pair.refresh_expires_in } : {}),
+  });
+  return { ...pair, refresh_token: null };
+}

@@ -1,0 +1,14 @@
+import { Type } from '@sinclair/typebox';
+
+export const TokenPairSchema = Type.Object(
+  {
+    access_token: Type.String(),
+    refresh_token: Type.Union([Type.String(), Type.Null()], { description: 'null in cookie mode' }),
+    token_type: Type.Union([Type.Literal('bearer'), Type.Literal('DPoP')]),
+    expires_in: Type.Integer({ description: 'Access-token lifetime in seconds' }),
+  },
+  { $id: 'TokenPair' },
+);
+
+export const Problem = Type.Object({ detail: Type.String() }, { $id: 'Problem' });
+export const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, Type.Ref(Problem)]));

@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+import type { Dns } from '../../kernel/net/index.js';
+
+const require = createRequire(import.meta.url);
+
+let disposable: { exact: ReadonlySet<string>; wildcard: ReadonlySet<string> } | undefined;
+
+/** The maintained list of the `disposable-email-domains` package: exact domains, and domains whose subdomains count. */
+function lists() {
+  disposable ??= {
+    exact: new Set(require('disposable-email-domains') as string[]),
+    wildcard: new Set(require('disposable-email-domains/wildcard.json') as string[]),
+  };
+  return disposable;
+}
+
+/** True when the domain, or a parent of it on the wildcard list, is a known disposable-mail provider. */
+export function isDisposableDomain(domain: string): boolean {
+  const { exact, wildcard } = lists();
+  const name = domain.toLowerCase().replace(/\.$/, '');
+  if (exact.has(name)) return true;
+  const labels = name.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const parent = labels.slice(i).join('.');
+    if (wildcard.has(parent) || (i > 0 && exact.has(parent))) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the domain publishes a usable mail exchanger. A null MX (RFC 7505: one record with exchange ".")
+ * says the domain accepts no mail; a look-up failure counts as no exchanger (fail closed).
+ */
+export async function acceptsMail(dns: Dns, domain: string): Promise<boolean> {
+  try {
+    const records = await dns.resolveMx(domain);
+    return records.some((record) => record.exchange !== '' && record.exchange !== '.');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,2 @@
+export { registerEarlyAccessRoutes } from './routes.js';
+export { createEarlyAccessService, type EarlyAccessService } from './service.js';

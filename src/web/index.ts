@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { AccountService } from '../modules/accounts/index.js';
+import type { EarlyAccessService } from '../modules/early-access/index.js';
+import type { MembersService } from '../modules/members/index.js';
+import { createCsrf } from './csrf.js';
+import { registerEarlyAccessConfirmPage } from './early-access-confirm-page.js';
+import { registerInvitePage } from './invite-page.js';
+import { registerResetPasswordPage } from './reset-password-page.js';
+import { registerVerifyEmailPage } from './verify-email-page.js';
+
+export { escapeHtml, html, PAGE_CSP, SafeHtml } from './html.js';
+
+export interface WebDeps {
+  config: { baseUrl: string };
+  accounts: AccountService;
+  members: MembersService;
+  earlyAccess: EarlyAccessService;
+}
+
+/**
+ * The hosted pages that mailed links open (see docs/hosted-pages.md). Each calls the same service as its API
+ * route; pages add only the browser concerns: HTML, CSRF, and never spending a token on GET.
+ */
+export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
+  const csrf = createCsrf(deps.config.baseUrl);
+  registerVerifyEmailPage(app, { accounts: deps.accounts, csrf });
+  registerResetPasswordPage(app, { accounts: deps.accounts, csrf });
+  registerInvitePage(app, { members: deps.members, csrf });
+  registerEarlyAccessConfirmPage(app, { earlyAccess: deps.earlyAccess, csrf });
+}
