@@ -1,5 +1,5 @@
 import type { Clock } from '../../kernel/clock.js';
-import type { Tx } from '../../kernel/db/index.js';
+import type { Queryable, Tx } from '../../kernel/db/index.js';
 import { conflict } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import * as store from './store.js';
@@ -60,7 +60,58 @@ export function createOrganizationService(deps: { clock: Clock }) {
       });
       return tenant;
     },
-    platformOperator: (tx: Tx) => store.platformOperatorTenant(tx),
+    platformOperator: (q: Queryable) => store.platformOperatorTenant(q),
+    tenant: (tx: Tx, tenantId: string) => store.tenantById(tx, tenantId),
+    async planCode(tx: Tx, tenantId: string): Promise<string | undefined> {
+      return (await store.tenantById(tx, tenantId))?.plan;
+    },
+
+    /** Membership reads and writes for the members module; every one runs in the caller's transaction. */
+    memberships: {
+      /** Locked for update: the caller is about to decide on it. */
+      byId: (tx: Tx, tenantId: string, membershipId: string) => store.membershipById(tx, tenantId, membershipId),
+      ofUser: (tx: Tx, tenantId: string, userId: string) => store.membershipOfUser(tx, tenantId, userId),
+      otherActiveOwners: (tx: Tx, tenantId: string, exceptId: string) =>
+        store.otherActiveOwners(tx, tenantId, exceptId),
+      seated: (tx: Tx, tenantId: string) => store.seatedMembers(tx, tenantId),
+      /** Every active membership of a person across organizations: a system read (separation of duties). */
+      activeOfUser: (q: Queryable, userId: string) => store.activeMembershipsOfUser(q, userId),
+      setRole: (tx: Tx, tenantId: string, membershipId: string, role: string) =>
+        store.updateMembership(tx, tenantId, membershipId, { role }),
+      markRemoved: (tx: Tx, tenantId: string, membershipId: string) =>
+        store.updateMembership(tx, tenantId, membershipId, { status: 'removed' }),
+      /**
+       * Makes a person a member with `role` (workforce unless said otherwise): a new membership, or a removed
+       * one brought back. 409 when they are already a member (active or suspended).
+       */
+      async add(
+        tx: Tx,
+        input: { tenantId: string; userId: string; role: string; population?: 'workforce' | 'customer' },
+      ): Promise<string> {
+        const population = input.population ?? 'workforce';
+        const existing = await store.membershipOfUser(tx, input.tenantId, input.userId);
+        if (existing && existing.status !== 'removed') throw conflict('Already a member of this organization');
+        if (existing) {
+          await store.updateMembership(tx, input.tenantId, existing.id, {
+            role: input.role,
+            status: 'active',
+            population,
+          });
+          return existing.id;
+        }
+        const id = newId();
+        await store.insertMembership(tx, {
+          id,
+          tenantId: input.tenantId,
+          userId: input.userId,
+          role: input.role,
+          population,
+          status: 'active',
+          createdAt: clock.now(),
+        });
+        return id;
+      },
+    },
   };
 }
 

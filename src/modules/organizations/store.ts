@@ -1,4 +1,4 @@
-import { eq, or } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, or } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { memberships, tenants } from './schema.js';
 
@@ -25,4 +25,87 @@ export async function tenantNameOrSlugTaken(q: Queryable, nameKey: string, slug:
 export async function platformOperatorTenant(q: Queryable): Promise<TenantRow | undefined> {
   const [row] = await q.select().from(tenants).where(eq(tenants.isPlatformOperator, true)).limit(1);
   return row;
+}
+
+export async function tenantById(q: Queryable, tenantId: string): Promise<TenantRow | undefined> {
+  const [row] = await q.select().from(tenants).where(eq(tenants.id, tenantId));
+  return row;
+}
+
+export async function membershipById(
+  q: Queryable,
+  tenantId: string,
+  membershipId: string,
+): Promise<MembershipRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.id, membershipId)))
+    .for('update');
+  return row;
+}
+
+export async function membershipOfUser(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+): Promise<MembershipRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .for('update');
+  return row;
+}
+
+export async function updateMembership(
+  q: Queryable,
+  tenantId: string,
+  membershipId: string,
+  set: Partial<Pick<MembershipRow, 'role' | 'status' | 'population'>>,
+): Promise<void> {
+  await q
+    .update(memberships)
+    .set(set)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.id, membershipId)));
+}
+
+/** Active owners other than `exceptId`, locked so two concurrent removals cannot leave none. */
+export async function otherActiveOwners(q: Queryable, tenantId: string, exceptId: string): Promise<number> {
+  const found = await q
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.tenantId, tenantId),
+        eq(memberships.role, 'owner'),
+        eq(memberships.status, 'active'),
+        ne(memberships.id, exceptId),
+      ),
+    )
+    .for('update');
+  return found.length;
+}
+
+/** Workforce members that occupy a seat (active or suspended). */
+export async function seatedMembers(q: Queryable, tenantId: string): Promise<number> {
+  const [row] = await q
+    .select({ n: count() })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.tenantId, tenantId),
+        eq(memberships.population, 'workforce'),
+        inArray(memberships.status, ['active', 'suspended']),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
+/** A person's active memberships in every organization (separation of duties spans the platform organization). */
+export async function activeMembershipsOfUser(q: Queryable, userId: string) {
+  return q
+    .select({ tenantId: memberships.tenantId, role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, 'active')));
 }

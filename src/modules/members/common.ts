@@ -1,0 +1,108 @@
+import type { Principal } from '../../kernel/auth/index.js';
+import { hasPermission } from '../../kernel/auth/index.js';
+import { isSystemRole, permissionsOfRole, ROLES } from '../../kernel/authz/catalog.js';
+import { separationOfDutiesBreach } from '../../kernel/authz/duties.js';
+import { planOf } from '../../kernel/authz/plans.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Queryable, Transactions, Tx } from '../../kernel/db/index.js';
+import type { Events } from '../../kernel/events/index.js';
+import { forbidden, HttpError, unprocessable } from '../../kernel/http/index.js';
+import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
+import type { Mailer } from '../../kernel/mail/index.js';
+import type { Dns } from '../../kernel/net/index.js';
+import type { AccountService, SessionService } from '../accounts/index.js';
+import type { OrganizationService } from '../organizations/index.js';
+import type { SettingsService } from '../settings/index.js';
+import * as store from './store.js';
+
+export interface MembersDeps {
+  baseUrl: string;
+  transactions: Transactions;
+  organizations: OrganizationService;
+  accounts: AccountService;
+  sessions: SessionService;
+  settings: SettingsService;
+  events: Events;
+  limiter: Limiter;
+  mailer: Mailer;
+  dns: Dns;
+  clock: Clock;
+}
+
+/** Invitation preview, accept and accept-existing share one per-IP budget (Part A 4.7, 8). */
+export const INVITE_REDEMPTION_PER_IP: LimitPolicy = { name: 'invite-redeem-ip', points: 30, durationSeconds: 900 };
+/** Domain check and domain join share their own per-IP budget (Part A 4.7, 8). */
+export const DOMAIN_JOIN_PER_IP: LimitPolicy = { name: 'domain-join-ip', points: 20, durationSeconds: 900 };
+
+export const emailKeyOf = (email: string) => email.trim().toLowerCase();
+
+/**
+ * A role an invitation or a role change may grant: a system role other than `owner` and `customer` (422), and
+ * none holding a permission the granting principal lacks (403), so nobody hands out more than they hold.
+ */
+export function assertGrantable(principal: Principal, role: string): void {
+  const definition = isSystemRole(role) ? ROLES.find((r) => r.code === role) : undefined;
+  if (!definition) throw unprocessable(`role: unknown role ${JSON.stringify(role)}`);
+  if (!definition.grantable) throw unprocessable(`role: ${role} cannot be granted (never owner or customer)`);
+  const missing = [...permissionsOfRole(role)].filter((code) => !hasPermission(principal, code));
+  if (missing.length > 0) {
+    throw forbidden(`Role ${role} holds permissions you do not hold: ${missing.sort().join(', ')}`);
+  }
+}
+
+/**
+ * Part A 4.7: 409 naming the separation-of-duties rule that giving `role` to the person in the organization
+ * would breach. What the person holds elsewhere is read across organizations (a system read).
+ */
+export async function assertSeparationOfDuties(
+  deps: Pick<MembersDeps, 'transactions' | 'organizations'>,
+  tenantId: string,
+  userId: string,
+  role: string,
+  /** A system transaction not yet held to a tenant, when the caller is inside one (one connection, no deadlock). */
+  within?: Queryable,
+): Promise<void> {
+  const read = async (q: Queryable) => ({
+    held: await deps.organizations.memberships.activeOfUser(q, userId),
+    platformId: (await deps.organizations.platformOperator(q))?.id,
+  });
+  const { held, platformId } = within ? await read(within) : await deps.transactions.systemRead(read);
+  const checks =
+    tenantId === platformId
+      ? [
+          { organization: [role], platform: [] },
+          ...held.filter((m) => m.tenantId !== platformId).map((m) => ({ organization: [m.role], platform: [role] })),
+        ]
+      : [
+          {
+            organization: [role],
+            platform: held.filter((m) => m.tenantId === platformId).map((m) => m.role),
+          },
+        ];
+  for (const holdings of checks) {
+    const rule = separationOfDutiesBreach(holdings);
+    if (rule) {
+      throw new HttpError(409, `Separation of duties (${rule.id}): ${rule.description}`, {}, { rule: rule.id });
+    }
+  }
+}
+
+/** 403 when a new seat would pass the plan's cap; members and pending invitations both hold seats. */
+export async function assertSeatAvailable(
+  deps: Pick<MembersDeps, 'organizations' | 'clock'>,
+  tx: Tx,
+  tenantId: string,
+): Promise<void> {
+  await store.lockTenant(tx, tenantId);
+  const cap = planOf((await deps.organizations.planCode(tx, tenantId)) ?? 'free').caps.seats;
+  if (cap === null) return;
+  const used =
+    (await deps.organizations.memberships.seated(tx, tenantId)) +
+    (await store.pendingUnexpiredInvitations(tx, tenantId, deps.clock.now()));
+  if (used >= cap) {
+    throw forbidden(
+      `Seat cap reached: the plan allows ${cap} seats (members and pending invitations count); ` +
+        'revoke a pending invitation, remove a member or upgrade the plan',
+    );
+  }
+}

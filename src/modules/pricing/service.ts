@@ -1,0 +1,100 @@
+import type { Principal } from '../../kernel/auth/index.js';
+import { isPlanCode, PLANS, type PlanCaps, type PlanCode, planOf } from '../../kernel/authz/plans.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Transactions } from '../../kernel/db/index.js';
+import { unprocessable } from '../../kernel/http/index.js';
+import type { OrganizationService } from '../organizations/index.js';
+import * as store from './store.js';
+
+/** The editorial half of a pricing plan (Part A 2.16); `features` and `caps` are added from the catalogue. */
+export interface PlanContent {
+  plan_code: PlanCode;
+  name: string;
+  /** Per period, in the document's currency; null when the price is negotiated. */
+  price: number | null;
+  period: string | null;
+  blurb: string;
+  cta_label: string;
+  cta_href: string;
+  highlights: string[];
+  popular: boolean;
+  published: boolean;
+}
+
+export interface PricingContent {
+  currency: string;
+  note: string;
+  plans: PlanContent[];
+}
+
+export interface PricingDocument {
+  currency: string;
+  note: string;
+  plans: Array<PlanContent & { features: string[]; caps: PlanCaps }>;
+}
+
+export interface Entitlements {
+  plan_code: PlanCode;
+  name: string;
+  features: string[];
+  caps: PlanCaps;
+}
+
+const entitlementsOf = (code: string): Entitlements => {
+  const plan = planOf(code);
+  return { plan_code: plan.code, name: plan.name, features: [...plan.features], caps: { ...plan.caps } };
+};
+
+export function createPricingService(deps: {
+  transactions: Transactions;
+  organizations: OrganizationService;
+  clock: Clock;
+}) {
+  const { transactions, organizations, clock } = deps;
+  return {
+    /**
+     * `GET /pricing`: the stored content of each published plan, with features and caps taken from the plan
+     * catalogue, so what is sold is what is enforced. Plans the catalogue no longer has are left out.
+     */
+    async document(): Promise<PricingDocument> {
+      // Pricing content is global (not tenant data): a system read.
+      const row = await transactions.systemRead((q) => store.currentContent(q));
+      const plans = ((row?.plans ?? []) as PlanContent[]).filter(
+        (plan) => plan.published && isPlanCode(plan.plan_code),
+      );
+      return {
+        currency: row?.currency ?? 'USD',
+        note: row?.note ?? '',
+        plans: plans.map((plan) => ({ ...plan, ...entitlementsOf(plan.plan_code), name: plan.name })),
+      };
+    },
+
+    /** For the operator plane: replaces the editorial content (422 naming a plan code the catalogue lacks). */
+    async replace(content: PricingContent, updatedBy: string): Promise<void> {
+      for (const plan of content.plans) {
+        if (!isPlanCode(plan.plan_code)) throw unprocessable(`plans: unknown plan_code ${plan.plan_code}`);
+      }
+      await transactions.system((tx) =>
+        store.replaceContent(tx, {
+          currency: content.currency,
+          note: content.note,
+          plans: content.plans,
+          updatedAt: clock.now(),
+          updatedBy,
+        }),
+      );
+    },
+
+    /** `GET /entitlements`: the features and caps of the caller's organization's plan. */
+    async entitlements(principal: Principal): Promise<Entitlements> {
+      const plan = await transactions.tenant(principal.tenantId, (tx) =>
+        organizations.planCode(tx, principal.tenantId),
+      );
+      return entitlementsOf(plan ?? 'free');
+    },
+
+    catalogue: () => Object.values(PLANS).map((plan) => entitlementsOf(plan.code)),
+  };
+}
+
+export type PricingService = ReturnType<typeof createPricingService>;

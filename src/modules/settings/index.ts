@@ -1,0 +1,3 @@
+export { SETTINGS, type SettingDefinition, type SettingKey, type SettingValue } from './registry.js';
+export { registerSettingsRoutes } from './routes.js';
+export { createSettingsService, type SettingsService } from './service.js';
