@@ -1,0 +1,8 @@
+export { operatorSettings } from './schema.js';
+export {
+  createOperatorSettingsService,
+  OPERATOR_SETTINGS,
+  type OperatorSettingKey,
+  type OperatorSettingsService,
+  readOperatorSetting,
+} from './service.js';
