@@ -18,6 +18,7 @@ import {
 import {
   cannon,
   cpuSample,
+  dpopClientKey,
   freePort,
   log,
   pool,
@@ -42,6 +43,11 @@ const settings = {
   warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
   waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
+  /** Algorithms of the clients' DPoP keys, one GET /me load each (docs/benchmarks.md). */
+  dpopAlgs: (process.env.BENCH_DPOP_ALGS ?? 'ES256,RS256')
+    .split(',')
+    .map((alg) => alg.trim())
+    .filter(Boolean),
 };
 for (const [name, value] of [
   ['BENCH_WARMUP', settings.warmup],
@@ -61,6 +67,8 @@ const TARGETS = {
   refresh: { ceiling: 'rs256_sign', target: 0.5 },
   login: { ceiling: 'argon2id_verify', target: 0.7 },
 };
+/** The DPoP-bound GET /me is measured against the bearer GET /me of the same run (issue 3). */
+const DPOP_TARGET = 0.7;
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const redisUrl = process.env.REDIS_URL || undefined;
@@ -95,6 +103,8 @@ async function startService() {
     // The one sign-up comes from a per-run address in 198.18.0.0/15 (RFC 2544, benchmarking) via
     // X-Forwarded-For, so repeated runs against one Redis do not exhaust the sign-ups-per-IP budget.
     TRUST_PROXY: 'true',
+    // DPoP proofs name the URL they are for (`htu`): the service compares it with BASE_URL + path.
+    BASE_URL: `http://127.0.0.1:${port}`,
   };
   if (databaseUrl) {
     env.DATABASE_URL = databaseUrl;
@@ -145,9 +155,33 @@ async function prepare(base) {
   });
   const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${pairs[0].access_token}` } });
   if (me.status !== 200) throw new Error(`GET /api/v1/me answered ${me.status}: ${await me.text()}`);
+  // DPoP-bound sessions, per key algorithm: one key per connection, the login's proof binds the pair to it.
+  const dpopSessions = {};
+  for (const alg of settings.dpopAlgs) {
+    log(`${settings.connections} DPoP-bound logins (${alg} keys)`);
+    dpopSessions[alg] = await pool(settings.connections, 4, async (index) => {
+      const key = await dpopClientKey(alg);
+      const answer = await postJson(`${base}/api/v1/auth/login`, login, {
+        dpop: key.proof('POST', `${base}/api/v1/auth/login`),
+      });
+      if (answer.status !== 200 || answer.json?.token_type !== 'DPoP') {
+        throw new Error(`DPoP login ${index} answered ${answer.status}: ${answer.text}`);
+      }
+      return { key, token: answer.json.access_token };
+    });
+    const probe = dpopSessions[alg][0];
+    const bound = await fetch(`${base}/api/v1/me`, {
+      headers: {
+        authorization: `DPoP ${probe.token}`,
+        dpop: probe.key.proof('GET', `${base}/api/v1/me`, probe.token),
+      },
+    });
+    if (bound.status !== 200) throw new Error(`DPoP GET /api/v1/me answered ${bound.status}: ${await bound.text()}`);
+  }
   const c = settings.connections;
   return {
     login,
+    dpopSessions,
     meTokens: pairs.slice(0, c).map((pair) => pair.access_token),
     refreshTokens: pairs.slice(c, 2 * c).map((pair) => pair.refresh_token),
     warmupRefreshTokens: pairs.slice(2 * c).map((pair) => pair.refresh_token),
@@ -162,13 +196,39 @@ function bearerPerConnection(tokens) {
   };
 }
 
-async function loadGet(name, url, tokens, serverPid, warmup = settings.warmup) {
+/** autocannon where each connection is a DPoP-bound session sending a fresh proof with every request. */
+function dpopPerConnection(sessions, url) {
+  let next = 0;
+  return (client) => {
+    const { key, token } = sessions[next++ % sessions.length];
+    client.setRequests([
+      {
+        method: 'GET',
+        path: new URL(url).pathname,
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, authorization: `DPoP ${token}`, dpop: key.next('GET', url, token) },
+        }),
+      },
+    ]);
+  };
+}
+
+/**
+ * GET load with one session per connection. `setup` installs each connection's credentials (bearer token by
+ * default); `before(seconds)` runs before the warm-up and before the measured load (outside the measurement).
+ */
+async function loadGet(name, url, tokens, serverPid, { setup = bearerPerConnection, before } = {}) {
   const options = { url, method: 'GET', connections: settings.connections };
   const foreignBefore = await quiet(name, serverPid);
-  if (warmup > 0) await cannon({ ...options, duration: warmup, setupClient: bearerPerConnection(tokens) });
+  if (settings.warmup > 0) {
+    await before?.(settings.warmup);
+    await cannon({ ...options, duration: settings.warmup, setupClient: setup(tokens, url) });
+  }
+  await before?.(settings.duration);
   log(`${name}: ${settings.connections} connections for ${settings.duration} s`);
   const cpu = cpuSample(serverPid);
-  const result = await cannon({ ...options, duration: settings.duration, setupClient: bearerPerConnection(tokens) });
+  const result = await cannon({ ...options, duration: settings.duration, setupClient: setup(tokens, url) });
   return { ...summarize(result), cpu: { ...cpu.end(), foreign_before: foreignBefore } };
 }
 
@@ -228,10 +288,29 @@ async function refreshLoad(url, startTokens, duration) {
 async function benchService() {
   const base = await startService();
   const data = await prepare(base);
+  const { dpopSessions } = data;
   const pid = server.child.pid;
   const endpoints = {};
 
   endpoints.get_me = await loadGet('GET /api/v1/me', `${base}/api/v1/me`, data.meTokens, pid);
+  // Proofs are signed ahead of each phase (about 1.2 times what the bearer load managed), so the client's own
+  // signing does not compete with the service for the CPUs; any further ones are signed on the fly.
+  for (const alg of settings.dpopAlgs) {
+    const presign = (seconds) => {
+      const perConnection = Math.ceil((endpoints.get_me.rps * seconds * 1.2) / settings.connections);
+      log(`signing ${perConnection * settings.connections} ${alg} proofs ahead`);
+      for (const session of dpopSessions[alg]) {
+        session.key.presign(perConnection, 'GET', `${base}/api/v1/me`, session.token);
+      }
+    };
+    endpoints[`get_me_dpop_${alg.toLowerCase()}`] = await loadGet(
+      `GET /api/v1/me (DPoP-bound, ${alg} proofs)`,
+      `${base}/api/v1/me`,
+      dpopSessions[alg],
+      pid,
+      { setup: dpopPerConnection, before: presign },
+    );
+  }
 
   let foreignBefore = await quiet('POST /api/v1/auth/refresh', pid);
   if (settings.warmup > 0) await refreshLoad(`${base}/api/v1/auth/refresh`, data.warmupRefreshTokens, settings.warmup);
@@ -332,6 +411,18 @@ function ratio(endpoint, name, ceiling) {
   };
 }
 
+/** DPoP-bound GET /me against the bearer GET /me of the same run: the proof's cost must stay within 30 %. */
+function dpopRatio(endpoint, bearer) {
+  const value = bearer.rps > 0 ? endpoint.rps / bearer.rps : null;
+  return {
+    ...endpoint,
+    ratio_to_bearer: round(value, 3),
+    baseline: 'get_me',
+    target: DPOP_TARGET,
+    meets_target: value !== null && value >= DPOP_TARGET && endpoint.non_2xx === 0 && endpoint.errors === 0,
+  };
+}
+
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
@@ -378,6 +469,12 @@ async function main() {
       get_me: ratio(endpoints.get_me, 'get_me', ceilings.bare_fastify_jwt_verify.rps),
       refresh: ratio(endpoints.refresh, 'refresh', ceilings.rs256_sign_per_s),
       login: ratio(endpoints.login, 'login', ceilings.argon2id_verify_per_s),
+      ...Object.fromEntries(
+        settings.dpopAlgs.map((alg) => {
+          const name = `get_me_dpop_${alg.toLowerCase()}`;
+          return [name, dpopRatio(endpoints[name], endpoints.get_me)];
+        }),
+      ),
     },
     ceilings,
   };
@@ -385,7 +482,7 @@ async function main() {
   const missed = Object.entries(report.endpoints).filter(([, e]) => !e.meets_target);
   log(
     missed.length
-      ? `targets missed: ${missed.map(([name, e]) => `${name} (${e.ratio_to_ceiling} < ${e.target}${e.non_2xx ? `, ${e.non_2xx} non-2xx` : ''})`).join(', ')}`
+      ? `targets missed: ${missed.map(([name, e]) => `${name} (${e.ratio_to_ceiling ?? e.ratio_to_bearer} < ${e.target}${e.non_2xx ? `, ${e.non_2xx} non-2xx` : ''})`).join(', ')}`
       : 'every target met',
   );
   if (process.env.BENCH_STRICT === '1' && missed.length) process.exitCode = 1;

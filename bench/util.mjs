@@ -334,3 +334,58 @@ export async function waitQuiet(label, maxSeconds, ourPids = []) {
     );
   }
 }
+
+// ---- DPoP (RFC 9449) proofs for the key-bound GET /me load ----
+
+/**
+ * A client's P-256 DPoP key whose proofs are signed synchronously with node:crypto (autocannon's
+ * `setupRequest` is synchronous), one fresh proof (new `jti`, current `iat`) per request. This is the
+ * benchmark's client side; the service verifies with jose.
+ */
+export async function dpopClientKey(alg = 'ES256') {
+  const { generateKeyPairSync, sign, randomUUID, createHash } = await import('node:crypto');
+  if (alg !== 'ES256' && alg !== 'RS256') throw new Error(`BENCH_DPOP_ALGS: ${alg} is not ES256 or RS256`);
+  const { privateKey, publicKey } =
+    alg === 'ES256'
+      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { kty, crv, x, y, n, e } = publicKey.export({ format: 'jwk' });
+  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const jwk = alg === 'ES256' ? { kty, crv, x, y } : { kty, n, e };
+  const header = b64({ typ: 'dpop+jwt', alg, jwk });
+  const signingKey = alg === 'ES256' ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey;
+  const athOf = new Map();
+  const proof = (method, htu, accessToken) => {
+    const claims = { jti: randomUUID(), htm: method, htu, iat: Math.floor(Date.now() / 1000) };
+    if (accessToken) {
+      if (!athOf.has(accessToken)) athOf.set(accessToken, createHash('sha256').update(accessToken).digest('base64url'));
+      claims.ath = athOf.get(accessToken);
+    }
+    const input = `${header}.${b64(claims)}`;
+    const signature = sign('sha256', Buffer.from(input), signingKey);
+    return `${input}.${signature.toString('base64url')}`;
+  };
+  const ready = [];
+  return {
+    proof,
+    /**
+     * Signs `count` proofs ahead, so the load measures the service and not the client's signing (each is used
+     * once; their `iat` stays inside the service's window for DPOP_PRESIGNED_MAX_AGE_S).
+     */
+    presign(count, method, htu, accessToken) {
+      ready.length = 0;
+      for (let i = 0; i < count; i++) ready.push({ at: Date.now(), value: proof(method, htu, accessToken) });
+    },
+    /** A pre-signed proof while fresh ones remain, else one signed now. */
+    next(method, htu, accessToken) {
+      while (ready.length) {
+        const item = ready.pop();
+        if (Date.now() - item.at < DPOP_PRESIGNED_MAX_AGE_S * 1000) return item.value;
+      }
+      return proof(method, htu, accessToken);
+    },
+  };
+}
+
+/** Pre-signed proofs older than this are not sent (the service accepts `iat` within 60 s). */
+export const DPOP_PRESIGNED_MAX_AGE_S = 45;

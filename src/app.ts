@@ -8,16 +8,25 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
-import { type AccessTokens, createAccessTokens, registerGuard } from './kernel/auth/index.js';
+import {
+  type AccessTokens,
+  type AuthStateListener,
+  createAccessTokens,
+  createAuthStateListener,
+  createDpopVerifier,
+  type DpopVerifier,
+  registerGuard,
+} from './kernel/auth/index.js';
 import { type Clock, systemClock } from './kernel/clock.js';
 import { createKeyring, type Keyring, randomSecret } from './kernel/crypto/index.js';
 import { createTransactions, type Database, migrate, openDatabase, type Transactions } from './kernel/db/index.js';
 import { createEvents, createLiveStream, type Events, initAuditChain } from './kernel/events/index.js';
-import { BODY_LIMIT_BYTES, registerHttpKernel } from './kernel/http/index.js';
+import { BODY_LIMIT_BYTES, registerHttpKernel, schemaController } from './kernel/http/index.js';
 import { newId } from './kernel/ids.js';
 import { createLimiter, type Limiter } from './kernel/limits/index.js';
 import { createMailer, type Mailer } from './kernel/mail/index.js';
 import { createDns, createEgress, type Dns, type Egress } from './kernel/net/index.js';
+import { createPersonalDataRegistry, type PersonalDataRegistry } from './kernel/personal-data.js';
 import {
   type AccountService,
   createAccountService,
@@ -28,8 +37,25 @@ import {
   type SessionService,
   type SessionStateCache,
 } from './modules/accounts/index.js';
+import { type ApiKeys, createApiKeys, registerApiKeyRoutes } from './modules/api-keys/index.js';
+import {
+  createEarlyAccessService,
+  type EarlyAccessService,
+  registerEarlyAccessRoutes,
+} from './modules/early-access/index.js';
+import {
+  createMembersService,
+  type MembersService,
+  membershipPersonalData,
+  registerMemberRoutes,
+} from './modules/members/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
+import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
+import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
+import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
+import { createWebhooks, registerWebhookRoutes, type Webhooks } from './modules/webhooks/index.js';
+import { registerWebPages } from './web/index.js';
 
 /** Everything the routes and workers need, wired by hand: factories take what they use. */
 export interface Deps {
@@ -45,10 +71,23 @@ export interface Deps {
   mailer: Mailer;
   dns: Dns;
   egress: Egress;
+  /** Each module that stores personal data registers its export and erasure here (privacy rights). */
+  personalData: PersonalDataRegistry;
   organizations: OrganizationService;
+  settings: SettingsService;
+  members: MembersService;
+  pricing: PricingService;
   sessions: SessionService;
+  /** Tells this node's auth-state caches of changes (`synced()` waits until a change has reached them). */
+  authState: AuthStateListener;
   sessionStateCache: SessionStateCache;
   accounts: AccountService;
+  /** RFC 9449 proof verifier with its replay cache (Redis when configured). */
+  dpop: DpopVerifier;
+  earlyAccess: EarlyAccessService;
+  apiKeys: ApiKeys;
+  webhooks: Webhooks;
+  privacy: PrivacyService;
   close(): Promise<void>;
 }
 
@@ -117,15 +156,52 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const events = createEvents({ transactions, clock, live });
     const limiter = createLimiter({ redisUrl: config.redisUrl, keyPrefix: options.limiterPrefix ?? 'svc', logger });
     closers.push(() => limiter.close());
-    const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, logger });
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      mailFrom: config.mailFrom,
+      logger,
+      logText: config.env !== 'production',
+    });
     closers.push(async () => mailer.close());
     const dns = createDns(config);
     const egress = createEgress({ config, dns });
+    const personalData = createPersonalDataRegistry();
     const organizations = createOrganizationService({ clock });
+    const settings = createSettingsService({ transactions, events, clock });
     const sessions = createSessionService({ transactions, accessTokens, events, clock });
-    const sessionStateCache = createSessionStateCache();
-    await sessionStateCache.attach(database, transactions);
-    const accounts = createAccountService({ config, transactions, organizations, sessions, events, limiter, clock });
+    const authState = await createAuthStateListener(database, transactions);
+    const sessionStateCache = createSessionStateCache(authState);
+    const apiKeys = await createApiKeys({ svcEnv: config.env, authState, transactions, events, clock, personalData });
+    closers.push(() => apiKeys.close());
+    const webhooks = createWebhooks({ transactions, clock, egress, limiter, secretKey: resolveSecretKey(config) });
+    const accounts = createAccountService({
+      config,
+      transactions,
+      organizations,
+      sessions,
+      events,
+      limiter,
+      clock,
+      personalData,
+      mailer,
+      settings,
+      logger,
+    });
+    const dpop = createDpopVerifier({
+      clock,
+      baseUrl: config.baseUrl,
+      redisUrl: config.redisUrl,
+      keyPrefix: options.limiterPrefix ?? 'svc',
+    });
+    closers.push(() => dpop.close());
+    const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });
+    const members = createMembersService({
+      baseUrl: config.baseUrl,
+      ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
+    });
+    personalData.add(membershipPersonalData(organizations));
+    const pricing = createPricingService({ transactions, organizations, clock });
+    const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });
     return {
       config,
       logger,
@@ -139,10 +215,20 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mailer,
       dns,
       egress,
+      personalData,
       organizations,
+      settings,
+      members,
+      pricing,
       sessions,
+      authState,
       sessionStateCache,
       accounts,
+      dpop,
+      earlyAccess,
+      apiKeys,
+      webhooks,
+      privacy,
       async close() {
         for (const close of closers.reverse()) await close();
       },
@@ -164,7 +250,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(given) ? given : newId();
     },
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    schemaController,
   });
   registerHttpKernel(app);
   await app.register(helmet, {
@@ -193,11 +279,21 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         transactions: deps.transactions,
         cache: deps.sessionStateCache,
         clock: deps.clock,
+        dpop: deps.dpop,
       }),
+      deps.apiKeys.resolver,
     ],
   });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
-  registerAccountRoutes(app, { accounts: deps.accounts, sessions: deps.sessions });
+  registerAccountRoutes(app, { accounts: deps.accounts, sessions: deps.sessions, dpop: deps.dpop });
+  registerEarlyAccessRoutes(app, { earlyAccess: deps.earlyAccess });
+  registerMemberRoutes(app, { members: deps.members });
+  registerSettingsRoutes(app, { settings: deps.settings });
+  registerPricingRoutes(app, { pricing: deps.pricing });
+  registerApiKeyRoutes(app, { apiKeys: deps.apiKeys.service });
+  registerWebhookRoutes(app, { webhooks: deps.webhooks.service });
+  registerPrivacyRoutes(app, { privacy: deps.privacy });
+  registerWebPages(app, deps);
   await app.ready();
   return app;
 }

@@ -1,4 +1,7 @@
 import type { Deps } from './app.js';
+import { domainRecheckJob } from './modules/members/index.js';
+import { purgeExpiredRecords, RETENTION_PURGE_INTERVAL_MS } from './modules/privacy/index.js';
+import { webhookDeliveryJob } from './modules/webhooks/index.js';
 
 /**
  * A background job: run every `intervalMs` on every node. Jobs keep their work in tables and claim rows with
@@ -14,7 +17,17 @@ export interface Job {
  * Registered jobs. Modules add theirs here (webhook delivery, retention purge, domain re-checks…); none of
  * the features built so far needs one.
  */
-export const JOBS: Job[] = [];
+export const JOBS: Job[] = [
+  {
+    name: 'retention-purge',
+    intervalMs: RETENTION_PURGE_INTERVAL_MS,
+    run: async (deps) => {
+      await purgeExpiredRecords(deps);
+    },
+  },
+  domainRecheckJob<Deps>(),
+  webhookDeliveryJob,
+];
 
 export function startWorkers(deps: Deps, jobs: Job[] = JOBS): { stop(): Promise<void> } {
   const running = new Set<Promise<void>>();
