@@ -20,8 +20,11 @@ export interface DpopKey {
   ): Promise<string>;
 }
 
-export async function newDpopKey(alg: 'ES256' | 'ES384' | 'EdDSA' | 'RS256' | 'PS256' = 'ES256'): Promise<DpopKey> {
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+export async function newDpopKey(
+  alg: 'ES256' | 'ES384' | 'EdDSA' | 'RS256' | 'RS384' | 'RS512' | 'PS256' = 'ES256',
+  options: { modulusLength?: number } = {},
+): Promise<DpopKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true, ...options });
   const publicJwk = await exportJWK(publicKey);
   return {
     publicJwk,

@@ -38,6 +38,19 @@ describe.each(verifiers.map((verifier, i) => [i === 0 ? 'memory' : 'redis', veri
       );
     });
 
+    it('remembers a jti as long as its proof is acceptable, across many proofs', async () => {
+      const key = await newDpopKey('RS256');
+      const first = await key.proof('GET', URL_ME, { accessToken: token, now: clock.now() });
+      await verifier.verify({ proof: first, method: 'GET', url: URL_ME, accessToken: token });
+      for (let i = 0; i < 200; i++) {
+        const proof = await key.proof('GET', URL_ME, { accessToken: token, now: clock.now() });
+        await verifier.verify({ proof, method: 'GET', url: URL_ME, accessToken: token });
+      }
+      await expect(verifier.verify({ proof: first, method: 'GET', url: URL_ME, accessToken: token })).rejects.toThrow(
+        /replayed/,
+      );
+    });
+
     it('ignores the query and fragment of htu, as RFC 9449 section 4.3 says', async () => {
       const key = await newDpopKey('EdDSA');
       const proof = await key.proof('GET', `${URL_ME}#frag`, { accessToken: token, now: clock.now() });
@@ -135,12 +148,60 @@ describe.each(verifiers.map((verifier, i) => [i === 0 ? 'memory' : 'redis', veri
       }
     });
 
-    it('accepts ES384, RS256 and PS256 proofs', async () => {
-      for (const alg of ['ES384', 'RS256', 'PS256'] as const) {
+    it('accepts ES384, EdDSA, RS256 and PS256 proofs', async () => {
+      for (const alg of ['ES384', 'EdDSA', 'RS256', 'PS256'] as const) {
         const key = await newDpopKey(alg);
         const proof = await key.proof('GET', URL_ME, { accessToken: token, now: clock.now() });
         await verifier.verify({ proof, method: 'GET', url: URL_ME, accessToken: token });
       }
+    });
+
+    it('checks RSASSA-PKCS1-v1_5 signatures exactly: any altered, short, long or out-of-range one is refused', async () => {
+      for (const [alg, modulusLength] of [
+        ['RS256', 2048],
+        ['RS384', 3072],
+        ['RS512', 4096],
+      ] as const) {
+        const key = await newDpopKey(alg, { modulusLength });
+        const good = await key.proof('GET', URL_ME, { accessToken: token, now: clock.now() });
+        await verifier.verify({ proof: good, method: 'GET', url: URL_ME, accessToken: token });
+
+        const [h, p, s] = (await key.proof('GET', URL_ME, { accessToken: token, now: clock.now() })).split('.');
+        const signature = Buffer.from(s!, 'base64url');
+        const n = Buffer.from(String(key.publicJwk.n), 'base64url');
+        const flipped = Buffer.from(signature);
+        flipped[flipped.length - 1]! ^= 0x01;
+        const otherClaims = Buffer.from(
+          JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), jti: 'another-jti-value' }),
+        ).toString('base64url');
+        for (const [label, forged] of [
+          ['altered', `${h}.${p}.${flipped.toString('base64url')}`],
+          ['short', `${h}.${p}.${signature.subarray(1).toString('base64url')}`],
+          ['long', `${h}.${p}.${Buffer.concat([Buffer.from([0]), signature]).toString('base64url')}`],
+          ['the modulus itself', `${h}.${p}.${n.toString('base64url')}`],
+          ['over other claims', `${h}.${otherClaims}.${s}`],
+        ]) {
+          await expect(
+            verifier.verify({ proof: forged, method: 'GET', url: URL_ME, accessToken: token }),
+            `${alg} ${label}`,
+          ).rejects.toThrow(/signature invalid/);
+        }
+      }
+    });
+
+    it('refuses claims that are not a JSON object', async () => {
+      const key = await newDpopKey('RS256');
+      const [h, , s] = (await key.proof('GET', URL_ME, { accessToken: token, now: clock.now() })).split('.');
+      // The header is known after the first proof: the rest is still checked.
+      for (const claims of ['[]', 'null', '"text"', '{not json']) {
+        const proof = `${h}.${Buffer.from(claims).toString('base64url')}.${s}`;
+        await expect(verifier.verify({ proof, method: 'GET', url: URL_ME, accessToken: token })).rejects.toThrow(
+          /malformed/,
+        );
+      }
+      await expect(
+        verifier.verify({ proof: `${h}.e30.${s}*`, method: 'GET', url: URL_ME, accessToken: token }),
+      ).rejects.toThrow(/missing or malformed/);
     });
 
     it('refuses RSA keys with a huge public exponent or modulus (costly to verify)', async () => {

@@ -1,13 +1,14 @@
 import {
   constants,
-  createHash,
   createPublicKey,
+  hash,
   type JsonWebKey,
   type KeyObject,
+  publicDecrypt,
   verify as verifySignature,
 } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
+import { calculateJwkThumbprint, decodeProtectedHeader, type JWK } from 'jose';
 import type { Clock } from '../clock.js';
 
 /**
@@ -86,24 +87,35 @@ interface ReplayCache {
 }
 
 function memoryReplayCache(maxEntries = 1_000_000): ReplayCache {
-  // Insertion order is roughly expiry order (every entry lives about one window), so expired entries are
-  // dropped from the front as new ones arrive; an entry is never dropped before its own expiry.
-  const seen = new Map<string, number>();
+  // Ids are kept in sets by when they may be forgotten (buckets of BUCKET_MS): a bucket is dropped whole once
+  // everything in it has expired, and an id is looked for in the few live buckets. Nothing is kept per entry
+  // but its id, so hundreds of thousands of ids (a minute of a busy node) cost little to keep and to collect.
+  const BUCKET_MS = 8_000;
+  const buckets = new Map<number, Set<string>>();
+  let size = 0;
   return {
     async firstUse(key, ttlMs, nowMs) {
-      for (const [k, expires] of seen) {
-        if (expires > nowMs) break;
-        seen.delete(k);
+      for (const [end, ids] of buckets) {
+        if (end * BUCKET_MS > nowMs) continue;
+        size -= ids.size;
+        buckets.delete(end);
       }
-      const expires = seen.get(key);
-      if (expires !== undefined && expires > nowMs) return false;
+      for (const ids of buckets.values()) if (ids.has(key)) return false;
       // Still full of live entries: refuse rather than forget one (forgetting would allow a replay).
-      if (seen.size >= maxEntries) throw new DpopError('DPoP replay cache full');
-      seen.set(key, nowMs + ttlMs);
+      if (size >= maxEntries) throw new DpopError('DPoP replay cache full');
+      const end = Math.ceil((nowMs + ttlMs) / BUCKET_MS);
+      let ids = buckets.get(end);
+      if (!ids) {
+        ids = new Set();
+        buckets.set(end, ids);
+      }
+      ids.add(key);
+      size += 1;
       return true;
     },
     async close() {
-      seen.clear();
+      buckets.clear();
+      size = 0;
     },
   };
 }
@@ -171,30 +183,91 @@ function redisReplayCache(redisUrl: string, prefix: string): ReplayCache {
   };
 }
 
-const b64urlSha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+const PROOF_SYNTAX = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const REST_SYNTAX = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The proof's claims: a JSON object, base64url-encoded (RFC 7519 section 7.2). */
+function claimsOf(segment: string): Record<string, unknown> {
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    throw new DpopError('DPoP proof malformed');
+  }
+  if (!claims || typeof claims !== 'object' || Array.isArray(claims)) throw new DpopError('DPoP proof malformed');
+  return claims as Record<string, unknown>;
+}
+
+const b64urlSha256 = (value: string) => hash('sha256', value, 'base64url');
+
+/** DER DigestInfo prefixes of EMSA-PKCS1-v1_5 (RFC 8017 section 9.2, note 1), by digest. */
+const DIGEST_INFO: Record<string, Buffer> = {
+  sha256: Buffer.from('3031300d060960864801650304020105000420', 'hex'),
+  sha384: Buffer.from('3041300d060960864801650304020205000430', 'hex'),
+  sha512: Buffer.from('3051300d060960864801650304020305000440', 'hex'),
+};
 
 /**
- * The JWS signature over `header.payload` (RFC 7515 section 5.2), checked by node:crypto once jose has decoded
- * the proof: jose's WebCrypto verification costs the event loop several times more, and every DPoP-bound
- * request pays it (docs/benchmarks.md). RSA verification is cheap and runs inline; elliptic-curve verification
- * costs several times an RSA one and runs on the libuv thread pool.
+ * RSASSA-PKCS1-v1_5 verification as RFC 8017 section 8.2.2 specifies it: the raw RSA operation on the
+ * signature, then a byte-for-byte comparison with the encoding the message must have. Nothing of the
+ * recovered block is parsed, so no lenient-parsing forgery applies. node:crypto's `verify` does the same
+ * work with about 15 µs more overhead per call, which every RS256-bound request would pay
+ * (docs/benchmarks.md).
  */
-function signatureHolds(compact: string, key: KeyObject, spec: AlgorithmSpec): Promise<boolean> | boolean {
+function pkcs1v15Holds(data: string, signature: Buffer, key: ProofKey) {
+  if (signature.length !== key.modulusBytes) return false;
+  let recovered: Buffer;
+  try {
+    recovered = publicDecrypt({ key: key.key, padding: constants.RSA_NO_PADDING }, signature);
+  } catch {
+    return false; // not below the modulus
+  }
+  const prefix = key.pkcs1Prefix!;
+  return (
+    recovered.length === key.modulusBytes &&
+    recovered.subarray(0, prefix.length).equals(prefix) &&
+    recovered.subarray(prefix.length).equals(hash(key.spec.hash!, data, 'buffer'))
+  );
+}
+
+/** `00 01 FF…FF 00 DigestInfo`: the encoded message of RFC 8017 section 9.2 up to the digest, for one key size. */
+function pkcs1Prefix(modulusBytes: number, digest: string): Buffer {
+  const digestInfo = DIGEST_INFO[digest]!;
+  const digestBytes = { sha256: 32, sha384: 48, sha512: 64 }[digest]!;
+  const prefix = Buffer.alloc(modulusBytes - digestBytes, 0xff);
+  prefix[0] = 0x00;
+  prefix[1] = 0x01;
+  prefix[prefix.length - digestInfo.length - 1] = 0x00;
+  digestInfo.copy(prefix, prefix.length - digestInfo.length);
+  return prefix;
+}
+
+/**
+ * The JWS signature over `header.payload` (RFC 7515 section 5.2), checked with node:crypto: jose's WebCrypto
+ * verification costs the event loop several times more, and every DPoP-bound request pays it
+ * (docs/benchmarks.md). RSA verification is cheap and runs inline; elliptic-curve verification costs several
+ * times an RSA one and runs on the libuv thread pool.
+ */
+function signatureHolds(compact: string, key: ProofKey): Promise<boolean> | boolean {
+  const { spec } = key;
   const dot = compact.lastIndexOf('.');
   const signature = Buffer.from(compact.slice(dot + 1), 'base64url');
   if (spec.signatureBytes && signature.length !== spec.signatureBytes) return false;
+  if (key.pkcs1Prefix) return pkcs1v15Holds(compact.slice(0, dot), signature, key);
   const data = Buffer.from(compact.slice(0, dot));
-  if (spec.kty === 'RSA') {
-    const options = spec.pss
-      ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
-      : key;
+  if (spec.pss) {
+    const options = {
+      key: key.key,
+      padding: constants.RSA_PKCS1_PSS_PADDING,
+      saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+    };
     try {
       return verifySignature(spec.hash, data, options, signature);
     } catch {
       return false;
     }
   }
-  const options = spec.kty === 'EC' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
+  const options = spec.kty === 'EC' ? { key: key.key, dsaEncoding: 'ieee-p1363' as const } : key.key;
   return new Promise((resolve) => {
     verifySignature(spec.hash, data, options, signature, (error, valid) => resolve(!error && valid));
   });
@@ -221,6 +294,20 @@ function normalizeHtu(value: string): string | null {
   return result;
 }
 
+/** A client's public key, imported once. `modulusBytes` is the RSA modulus length (0 for other keys). */
+interface ImportedKey {
+  key: KeyObject;
+  jkt: string;
+  modulusBytes: number;
+}
+
+/** An imported key and the algorithm a proof header names for it. */
+interface ProofKey extends ImportedKey {
+  spec: AlgorithmSpec;
+  /** RSASSA-PKCS1-v1_5 (RS256, RS384, RS512): the encoding every signature must recover to, up to the digest. */
+  pkcs1Prefix?: Buffer;
+}
+
 export function createDpopVerifier(options: {
   clock: Clock;
   baseUrl: string;
@@ -232,10 +319,10 @@ export function createDpopVerifier(options: {
     ? redisReplayCache(options.redisUrl, `${options.keyPrefix ?? 'svc'}:dpop-jti`)
     : memoryReplayCache();
   // Imported public keys by their JSON: a client proves with one key for many requests.
-  const keys = new Map<string, { key: KeyObject; jkt: string }>();
+  const keys = new Map<string, ImportedKey>();
   const base = options.baseUrl.replace(/\/$/, '');
 
-  async function keyOf(jwk: JWK, spec: AlgorithmSpec) {
+  async function keyOf(jwk: JWK, spec: AlgorithmSpec): Promise<ImportedKey> {
     const id = JSON.stringify(jwk);
     const known = keys.get(id);
     if (known) return known;
@@ -244,9 +331,9 @@ export function createDpopVerifier(options: {
     }
     const key = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
     if (key.type !== 'public') throw new DpopError('DPoP proof must embed a public JWK');
+    const details = key.asymmetricKeyDetails;
+    const bits = details?.modulusLength ?? 0;
     if (spec.kty === 'RSA') {
-      const details = key.asymmetricKeyDetails;
-      const bits = details?.modulusLength ?? 0;
       if (bits < 2048) throw new DpopError('DPoP proof RSA key shorter than 2048 bits');
       // Verification runs inline and costs in proportion to the exponent's and modulus's size: a crafted key
       // (a huge `e`) would make every unauthenticated sign-in proof a hundred times dearer to check.
@@ -254,16 +341,16 @@ export function createDpopVerifier(options: {
         throw new DpopError('DPoP proof RSA key too large');
       }
     }
-    const imported = { key, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+    const imported = { key, jkt: await calculateJwkThumbprint(jwk, 'sha256'), modulusBytes: Math.ceil(bits / 8) };
     if (keys.size >= 10_000) keys.delete(keys.keys().next().value!);
     keys.set(id, imported);
     return imported;
   }
 
   // A client sends the same protected header (alg, typ, its key) with every proof: checked once, then known.
-  const headers = new Map<string, { key: KeyObject; jkt: string; spec: AlgorithmSpec }>();
+  const headers = new Map<string, ProofKey>();
 
-  async function headerOf(segment: string) {
+  async function headerOf(segment: string): Promise<ProofKey> {
     const known = headers.get(segment);
     if (known) return known;
     let header: ReturnType<typeof decodeProtectedHeader>;
@@ -282,14 +369,15 @@ export function createDpopVerifier(options: {
     if (!jwk || typeof jwk !== 'object' || 'd' in jwk || 'p' in jwk || 'k' in jwk) {
       throw new DpopError('DPoP proof must embed a public JWK');
     }
-    let imported: Awaited<ReturnType<typeof keyOf>>;
+    let imported: ImportedKey;
     try {
       imported = await keyOf(jwk, spec);
     } catch (error) {
       if (error instanceof DpopError) throw error;
       throw new DpopError('DPoP proof must embed a public JWK');
     }
-    const entry = { ...imported, spec };
+    const entry: ProofKey = { ...imported, spec };
+    if (spec.kty === 'RSA' && !spec.pss) entry.pkcs1Prefix = pkcs1Prefix(imported.modulusBytes, spec.hash!);
     if (headers.size >= 10_000) headers.delete(headers.keys().next().value!);
     headers.set(segment, entry);
     return entry;
@@ -299,19 +387,18 @@ export function createDpopVerifier(options: {
     urlOf: (path) => `${base}${path.split('?')[0]}`,
 
     async verify(check) {
-      const proof = check.proof;
-      if (typeof proof !== 'string' || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(proof)) {
+      const proof = typeof check.proof === 'string' ? check.proof : '';
+      const firstDot = proof.indexOf('.');
+      if (firstDot < 0) throw new DpopError('DPoP proof missing or malformed');
+      const segment = proof.slice(0, firstDot);
+      // A header seen before was checked then (headerOf): only the rest of the proof needs its syntax checked.
+      const known = headers.get(segment);
+      if (!(known ? REST_SYNTAX : PROOF_SYNTAX).test(known ? proof.slice(firstDot + 1) : proof)) {
         throw new DpopError('DPoP proof missing or malformed');
       }
-      let payload: Record<string, unknown>;
-      try {
-        payload = decodeJwt(proof);
-      } catch {
-        throw new DpopError('DPoP proof malformed');
-      }
-      const key = await headerOf(proof.slice(0, proof.indexOf('.')));
-      const { spec } = key;
-      const jkt = key.jkt;
+      const key = known ?? (await headerOf(segment));
+      const { jkt } = key;
+      const payload = claimsOf(proof.slice(firstDot + 1, proof.lastIndexOf('.')));
       const { jti, htm, htu, iat, ath } = payload;
       if (typeof jti !== 'string' || jti.length < 8 || jti.length > 256) throw new DpopError('DPoP proof jti invalid');
       if (htm !== check.method.toUpperCase()) throw new DpopError('DPoP proof htm does not match the request');
@@ -336,7 +423,7 @@ export function createDpopVerifier(options: {
       // The claims are only compared so far (a mismatch refuses before any costly work); then the signature
       // (on the thread pool), and the jti is burnt last, so a proof failing any check does not spend it. It is
       // remembered for as long as its iat keeps it acceptable.
-      if (!(await signatureHolds(proof, key.key, spec))) throw new DpopError('DPoP proof signature invalid');
+      if (!(await signatureHolds(proof, key))) throw new DpopError('DPoP proof signature invalid');
       const ttlMs = Math.max(1000, (iat + DPOP_IAT_WINDOW_SECONDS + 1) * 1000 - nowMs);
       if (!(await cache.firstUse(`${jkt}.${jti}`, ttlMs, nowMs))) {
         throw new DpopError('DPoP proof replayed');
