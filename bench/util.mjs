@@ -1,8 +1,12 @@
 // Helpers for bench/run.mjs: logging, child processes, ports, HTTP, autocannon, CPU accounting.
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
+import { encodeHeader, proofSigner } from './dpop-signer.mjs';
 
 const t0 = performance.now();
 /** Progress goes to stderr: stdout carries only the final JSON document. */
@@ -338,54 +342,66 @@ export async function waitQuiet(label, maxSeconds, ourPids = []) {
 // ---- DPoP (RFC 9449) proofs for the key-bound GET /me load ----
 
 /**
- * A client's P-256 DPoP key whose proofs are signed synchronously with node:crypto (autocannon's
- * `setupRequest` is synchronous), one fresh proof (new `jti`, current `iat`) per request. This is the
- * benchmark's client side; the service verifies with jose.
+ * A client's DPoP key (ES256 or RS256) whose proofs are signed with node:crypto, one fresh proof (new `jti`,
+ * current `iat`) each. This is the benchmark's client side.
  */
 export async function dpopClientKey(alg = 'ES256') {
-  const { generateKeyPairSync, sign, randomUUID, createHash } = await import('node:crypto');
   if (alg !== 'ES256' && alg !== 'RS256') throw new Error(`BENCH_DPOP_ALGS: ${alg} is not ES256 or RS256`);
   const { privateKey, publicKey } =
     alg === 'ES256'
       ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
       : generateKeyPairSync('rsa', { modulusLength: 2048 });
   const { kty, crv, x, y, n, e } = publicKey.export({ format: 'jwk' });
-  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const jwk = alg === 'ES256' ? { kty, crv, x, y } : { kty, n, e };
-  const header = b64({ typ: 'dpop+jwt', alg, jwk });
-  const signingKey = alg === 'ES256' ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey;
-  const athOf = new Map();
-  const proof = (method, htu, accessToken) => {
-    const claims = { jti: randomUUID(), htm: method, htu, iat: Math.floor(Date.now() / 1000) };
-    if (accessToken) {
-      if (!athOf.has(accessToken)) athOf.set(accessToken, createHash('sha256').update(accessToken).digest('base64url'));
-      claims.ath = athOf.get(accessToken);
-    }
-    const input = `${header}.${b64(claims)}`;
-    const signature = sign('sha256', Buffer.from(input), signingKey);
-    return `${input}.${signature.toString('base64url')}`;
-  };
-  const ready = [];
+  const header = encodeHeader({ typ: 'dpop+jwt', alg, jwk });
   return {
-    proof,
-    /**
-     * Signs `count` proofs ahead, so the load measures the service and not the client's signing (each is used
-     * once; their `iat` stays inside the service's window for DPOP_PRESIGNED_MAX_AGE_S).
-     */
-    presign(count, method, htu, accessToken) {
-      ready.length = 0;
-      for (let i = 0; i < count; i++) ready.push({ at: Date.now(), value: proof(method, htu, accessToken) });
-    },
-    /** A pre-signed proof while fresh ones remain, else one signed now. */
-    next(method, htu, accessToken) {
-      while (ready.length) {
-        const item = ready.pop();
-        if (Date.now() - item.at < DPOP_PRESIGNED_MAX_AGE_S * 1000) return item.value;
-      }
-      return proof(method, htu, accessToken);
-    },
+    alg,
+    header,
+    privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }),
+    proof: proofSigner({ alg, privateKey, header }),
   };
 }
 
-/** Pre-signed proofs older than this are not sent (the service accepts `iat` within 60 s). */
+/** Pre-signed proofs must all be used within this many seconds of signing (the service accepts `iat` within 60 s). */
 export const DPOP_PRESIGNED_MAX_AGE_S = 45;
+
+/**
+ * Signs `count` proofs of `method htu` for each session (`{ key, token }`) ahead of a load, spread over one
+ * worker thread per CPU, and stores them, oldest first, as `session.proofs`. Throws when signing took so long
+ * that the first proofs could age past the service's window during a load of `loadSeconds`.
+ */
+export async function presignProofs(sessions, count, method, htu, loadSeconds) {
+  const started = performance.now();
+  const threads = Math.max(1, Math.min(availableParallelism(), sessions.length));
+  const shares = Array.from({ length: threads }, (_, t) => sessions.filter((_, i) => i % threads === t));
+  await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise((resolve, reject) => {
+          const keys = share.map(({ key, token }) => ({
+            alg: key.alg,
+            privateKeyPem: key.privateKeyPem,
+            header: key.header,
+            accessToken: token,
+          }));
+          const worker = new Worker(new URL('./dpop-signer.mjs', import.meta.url), {
+            workerData: { dpopSigner: true, keys, count, method, htu },
+          });
+          worker.once('message', (lists) => {
+            share.forEach((session, i) => {
+              session.proofs = lists[i];
+            });
+            resolve();
+          });
+          worker.once('error', reject);
+        }),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (seconds + loadSeconds > DPOP_PRESIGNED_MAX_AGE_S) {
+    throw new Error(
+      `signing ${count * sessions.length} DPoP proofs took ${seconds.toFixed(0)} s: with a ${loadSeconds} s load the ` +
+        `first would be older than ${DPOP_PRESIGNED_MAX_AGE_S} s when sent; lower BENCH_DURATION or BENCH_CONNECTIONS`,
+    );
+  }
+}
