@@ -27,6 +27,42 @@ export function describeValidation(issues: ValidationIssue[], context: string | 
   return `${path || context || 'body'}: ${issue.message ?? 'is invalid'}`;
 }
 
+/** How long closing the app waits for handlers still running after their connection closed. */
+export const DRAIN_TIMEOUT_MS = 30_000;
+
+/**
+ * A handler goes on when its client goes away (its transaction, its mail): closing the server waits for the
+ * connections only, so closing the app also waits, in an onClose hook (run once the server has closed and
+ * before the resources the handlers use are released), for every handler still running.
+ */
+function drainHandlersOnClose(app: FastifyInstance): void {
+  const running = new Set<Promise<void>>();
+  const ignore = () => undefined;
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      const result = handler.call(this, request, reply) as unknown;
+      if (result instanceof Promise) {
+        const settled = result.then(ignore, ignore);
+        running.add(settled);
+        void settled.then(() => running.delete(settled));
+      }
+      return result;
+    } as typeof handler;
+  });
+  app.addHook('onClose', async () => {
+    if (running.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(running),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  });
+}
+
 /** The error model, JSON parsing, 404s and request ids: every response of the service goes through here. */
 export function registerHttpKernel(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -41,6 +77,8 @@ export function registerHttpKernel(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+
+  drainHandlersOnClose(app);
 
   // An unknown path answers before its body is read: oversized or malformed bodies change nothing, so a
   // dormant surface (refused in onRequest too) is indistinguishable from a path that does not exist.
