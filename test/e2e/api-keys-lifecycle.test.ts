@@ -90,11 +90,25 @@ describe('API key lifecycle', () => {
     const { token } = await owner();
     const created = await createKey(token, { label: 'empty', scopes: [] });
     expect(created.status).toBe(201);
+    // Every route answers 403, those that need no permission (GET /entitlements) too.
+    for (const path of ['/tenants/api-keys', '/entitlements', '/members']) {
+      const res = await request(api(path), { token: created.body.key });
+      expect(res.status, path).toBe(403);
+      expect(res.body.detail, path).toBe('This API key has no scopes: it can call nothing');
+    }
+  });
+
+  it('a key is authenticated but refused with 403 where it lacks the permission or the route is for people', async () => {
+    const { token } = await owner();
+    const created = await createKey(token, { label: 'reader', scopes: ['members:read'] });
     const res = await request(api('/tenants/api-keys'), { token: created.body.key });
     expect(res.status).toBe(403);
     expect(res.body.detail).toBe('Missing permission: tenant:manage');
+    expect((await request(api('/entitlements'), { token: created.body.key })).status).toBe(200);
     // Self-service routes are for people only: a key is not a user.
-    expect((await request(api('/me'), { token: created.body.key })).status).toBe(401);
+    const me = await request(api('/me'), { token: created.body.key });
+    expect(me.status).toBe(403);
+    expect(me.body.detail).toBe('This route is not open to API keys');
   });
 
   it('refuses malformed, wrong-check, unknown, expired and revoked keys with one generic 401', async () => {

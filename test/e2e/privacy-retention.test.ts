@@ -123,6 +123,7 @@ describe('retention policies', () => {
       expect(res.body.detail).toMatch(field);
     }
     expect((await put(org.token, 'audit_log', { retention_days: 30 })).status).toBe(404);
+    expect((await put(org.token, 'audit_log', {})).status).toBe(404); // whatever the body
     expect((await put(org.token, 'dsr', { retention_days: 1 })).status).toBe(200);
     const listed = await request(api('/retention'), { token: org.token });
     expect(listed.body.policies.map((p: { retention_days: number }) => p.retention_days)).toEqual([365, 1, 1825]);

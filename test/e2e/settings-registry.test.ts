@@ -129,6 +129,10 @@ describe('PATCH /tenants/config/{key}', () => {
     const missing = await request(api('/tenants/config/auth.magic_link_enabled'), { method: 'PATCH', token, json: {} });
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toMatch(/^value/);
+    // An unknown key is 404 whatever the body.
+    const unknown = await request(api('/tenants/config/nope.key'), { method: 'PATCH', token, json: {} });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toBe('Unknown setting');
   });
 
   it('raises a detection for a high-risk change and records an event for every change', async () => {

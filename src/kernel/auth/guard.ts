@@ -42,6 +42,15 @@ const KINDS_OF: Record<Exclude<AuthPolicy, 'public'>, PrincipalKind[] | undefine
   any: undefined,
 };
 
+const KIND_NAMES: Record<PrincipalKind, string> = {
+  user: 'people signed in with a session',
+  agent: 'AI agents',
+  api_key: 'API keys',
+  oauth_client: 'OAuth clients',
+  scim: 'SCIM provisioning',
+  distribution: 'distribution credentials',
+};
+
 export function readCredential(request: FastifyRequest): PresentedCredential | null {
   const header = request.headers.authorization;
   if (!header) return null;
@@ -80,8 +89,16 @@ export function registerGuard(app: FastifyInstance, deps: { config: Config; reso
       principal = await resolve(request, credential);
       if (principal) break;
     }
+    if (!principal) throw unauthorized();
+    // Authenticated, but not a principal this route serves (Part A 5.1: 403, not 401), or a key with no scopes,
+    // which authenticates but can call nothing (Part A 2.5).
     const admitted = config.kinds ?? KINDS_OF[policy];
-    if (!principal || (admitted && !admitted.includes(principal.kind))) throw unauthorized();
+    if (admitted && !admitted.includes(principal.kind)) {
+      throw forbidden(`This route is not open to ${KIND_NAMES[principal.kind]}`);
+    }
+    if (principal.kind === 'api_key' && principal.permissions.size === 0) {
+      throw forbidden('This API key has no scopes: it can call nothing');
+    }
     request.principal = principal;
     if (config.quarantineGated && principal.quarantined) {
       throw forbidden(

@@ -36,12 +36,12 @@ export interface InvitePreview {
   expires_at: string;
 }
 
-const toInvite = (row: store.InvitationRow, reissued = false): Invite => ({
+const toInvite = (row: store.InvitationRow): Invite => ({
   invite_id: row.id,
   email: row.email,
   role: row.role,
   expires_at: row.expiresAt.toISOString(),
-  reissued,
+  reissued: row.reissued,
 });
 
 /** A concurrent insert won the race (account or membership): answer as the check would have. */
@@ -158,7 +158,7 @@ export function createInvitationService(deps: MembersDeps) {
             data: { invite_id: pending.id, role, old_role: pending.role },
           });
           sendMail(tx, { email: pending.email, role }, tenant?.name ?? '', token);
-          return toInvite({ ...pending, role, expiresAt }, true);
+          return toInvite({ ...pending, role, expiresAt, reissued: true });
         }
         await assertSeatAvailable(deps, tx, tenantId);
         const row: store.InvitationRow = {
@@ -172,6 +172,7 @@ export function createInvitationService(deps: MembersDeps) {
           invitedBy: actor.id,
           createdAt: now,
           issuedAt: now,
+          reissued: false,
           expiresAt,
           redeemedAt: null,
           redeemedBy: null,
@@ -196,7 +197,7 @@ export function createInvitationService(deps: MembersDeps) {
      */
     async list(principal: Principal): Promise<Invite[]> {
       return transactions.tenant(principal.tenantId, async (tx) =>
-        (await store.listPendingInvitations(tx, principal.tenantId, clock.now())).map((row) => toInvite(row)),
+        (await store.listPendingInvitations(tx, principal.tenantId, clock.now())).map(toInvite),
       );
     },
 

@@ -22,6 +22,8 @@ export const invitations = pgTable(
     invitedBy: text('invited_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    /** Re-issued at least once (a new link replaced the first one). */
+    reissued: boolean('reissued').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
     redeemedBy: uuid('redeemed_by'),

@@ -78,7 +78,7 @@ export async function reissueInvitation(
 ): Promise<void> {
   await q
     .update(invitations)
-    .set(set)
+    .set({ ...set, reissued: true })
     .where(and(eq(invitations.tenantId, tenantId), eq(invitations.id, id)));
 }
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
 import { notFound } from '../../kernel/http/index.js';
 import { MAX_RETENTION_DAYS, type RetentionService } from './retention.js';
@@ -69,6 +69,10 @@ export function registerRetentionRoutes(app: FastifyInstance, retention: Retenti
         params: ClassParams,
         body: PolicyBody,
         response: { 200: PolicySchema, ...errors(401, 403, 404, 422) },
+      },
+      // An unknown data class is 404 whatever the body (its validation comes after this hook).
+      preValidation: async (request: FastifyRequest<{ Params: Static<typeof ClassParams> }>) => {
+        dataClassOf(request.params.data_class);
       },
     },
     async (request) => retention.put(principalOf(request), dataClassOf(request.params.data_class), request.body),

@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
+import { notFound } from '../../kernel/http/index.js';
+import { settingDefinition } from './registry.js';
 import type { SettingsService } from './service.js';
 
 const Problem = Type.Object({ detail: Type.String() });
@@ -65,6 +67,10 @@ export function registerSettingsRoutes(app: FastifyInstance, deps: { settings: S
         params: KeyParams,
         body: ChangeBody,
         response: { 200: SettingRecord, ...errors(400, 401, 403, 404, 422) },
+      },
+      // An unknown key is 404 whatever the body (its validation comes after this hook).
+      preValidation: async (request: FastifyRequest<{ Params: Static<typeof KeyParams> }>) => {
+        if (!settingDefinition(request.params.key)) throw notFound('Unknown setting');
       },
     },
     async (request) => settings.change(principalOf(request), request.params.key, request.body.value),

@@ -1,0 +1,1 @@
+ALTER TABLE "invitations" ADD COLUMN "reissued" boolean DEFAULT false NOT NULL;
