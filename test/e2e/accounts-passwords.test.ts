@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL_PER_ADDRESS } from '../../src/modules/accounts/account-links.js';
 import { newDpopKey } from '../support/dpop.js';
 import { newAccount, request } from '../support/http.js';
+import { addMember } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 import { extractLink, extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { accountsHarness, expectSilentMailBudget, freshIp, type Pair, shape } from './accounts-support.js';
@@ -25,7 +26,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const { api, signUp, logIn, me, refresh, eventsOf } = accountsHarness(() => svc);
+const { api, signUp, logIn, me, refresh, eventsOf, outboxOf } = accountsHarness(() => svc);
 const MINUTE = 60_000;
 
 const changePassword = (token: string, json: Record<string, unknown>) =>
@@ -119,6 +120,31 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
     const again = await request(api('/auth/reset-password'), { json: { token, new_password: `${newPassword} 2` } });
     expect(again.status).toBe(400);
     expect(await eventsOf(tenantId, 'user.password_reset')).toHaveLength(1);
+  });
+
+  it('a reset ends the sessions in every organization of the account; each hears user.sessions_revoked', async () => {
+    const first = await signUp();
+    await smtp.waitFor(first.account.email);
+    const second = await signUp();
+    const elsewhere = await addMember(svc, { tenantId: second.tenantId!, slug: second.slug }, 'member', {
+      userId: first.userId!,
+      email: first.account.email,
+      password: first.account.password,
+    });
+    await request(api('/auth/forgot-password'), { json: { email: first.account.email } });
+    const token = extractToken((await smtp.waitFor(first.account.email)).text);
+    const reset = await request(api('/auth/reset-password'), {
+      json: { token, new_password: `reset everywhere ${freshIp()}` },
+    });
+    expect(reset.status).toBe(204);
+    expect((await me(elsewhere.token)).status).toBe(401);
+    for (const tenantId of [first.tenantId!, second.tenantId!]) {
+      const revoked = await eventsOf(tenantId, 'user.sessions_revoked');
+      expect(revoked.map((e) => e.data)).toEqual([{ user_id: first.userId, reason: 'password_reset' }]);
+      expect(await outboxOf(tenantId, 'user.sessions_revoked')).toHaveLength(1);
+    }
+    // The owner of the second organization is someone else: untouched.
+    expect((await me(second.tokens.access_token)).status).toBe(200);
   });
 
   it('past the silent mail budget the answer stays the same 202 with no rate headers, and no mail leaves', async () => {

@@ -57,6 +57,12 @@ describe('erasure', () => {
       json: { email: subject.email, password: subject.password, tenant_slug: org.slug },
     });
     expect(login.status).toBe(401);
+    // The organization's systems hear that every session of the person ended (Part A 6).
+    const outbox = await rows<{ payload: { data: Record<string, unknown> } }>(
+      svc.deps.database.db,
+      sql`select payload from webhook_outbox where tenant_id = ${org.tenantId} and event_type = 'user.sessions_revoked'`,
+    );
+    expect(outbox.map((row) => row.payload.data)).toEqual([{ user_id: subject.userId, reason: 'erasure' }]);
 
     // The audit log is kept and appended to, never rewritten.
     const auditAfter = await rows<{ n: number }>(svc.deps.database.db, sql`select count(*)::int as n from audit_log`);

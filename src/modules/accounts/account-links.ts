@@ -192,7 +192,25 @@ export function createAccountLinks(deps: {
         if (!link) return false;
         await users.setPassword(tx, link.userId, passwordHash, now);
         await users.spendAllAccountTokens(tx, link.userId, 'reset_password', now);
-        const tenantId = link.tenantId ?? (await users.homeTenantOf(tx, link.userId));
+        // The new epoch ends the account's sessions in every organization: each hears of it (Part A 6).
+        const memberOf = await users.activeTenantsOf(tx, link.userId);
+        const actor = { id: link.userId, type: 'human' } as const;
+        for (const memberTenant of memberOf) {
+          await transactions.enterTenant(tx, memberTenant);
+          await users.endSessionsOfUser(tx, memberTenant, link.userId, now, 'password_reset');
+          const data = { user_id: link.userId, reason: 'password_reset' };
+          await events.emit(tx, {
+            tenantId: memberTenant,
+            actor,
+            category: 'session',
+            action: 'user.sessions_revoked',
+            severity: 'warn',
+            subjectUserId: link.userId,
+            data,
+            webhook: { type: 'user.sessions_revoked', data },
+          });
+        }
+        const tenantId = link.tenantId ?? memberOf[0];
         if (tenantId) await transactions.enterTenant(tx, tenantId);
         await events.emit(tx, {
           tenantId: tenantId ?? null,

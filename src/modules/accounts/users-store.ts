@@ -16,15 +16,19 @@ export async function tenantBySlug(q: Queryable, slug: string) {
   return row;
 }
 
-/** The organization an account-level event (verification, reset) is recorded in: its oldest active membership. */
-export async function homeTenantOf(q: Queryable, userId: string): Promise<string | undefined> {
-  const [row] = await q
+/** Every organization the account holds an active membership of, oldest first. */
+export async function activeTenantsOf(q: Queryable, userId: string): Promise<string[]> {
+  const rows = await q
     .select({ tenantId: memberships.tenantId })
     .from(memberships)
     .where(and(eq(memberships.userId, userId), eq(memberships.status, 'active')))
-    .orderBy(asc(memberships.createdAt))
-    .limit(1);
-  return row?.tenantId;
+    .orderBy(asc(memberships.createdAt));
+  return rows.map((row) => row.tenantId);
+}
+
+/** The organization an account-level event (verification, reset) is recorded in: its oldest active membership. */
+export async function homeTenantOf(q: Queryable, userId: string): Promise<string | undefined> {
+  return (await activeTenantsOf(q, userId))[0];
 }
 
 export async function insertAccountToken(q: Queryable, row: typeof accountTokens.$inferInsert): Promise<void> {

@@ -102,7 +102,7 @@ export function createRequestService(deps: {
   }
 
   /** Erasure (GDPR Art. 17) through every registered contributor; never the audit log. */
-  async function erase(tx: Tx, row: store.RequestRow): Promise<string[]> {
+  async function erase(tx: Tx, row: store.RequestRow, actor: Actor): Promise<string[]> {
     const owners = await store.activeOwners(tx, row.tenantId);
     if (owners.includes(row.userId) && owners.length === 1) {
       throw conflict('The subject is the sole owner of the organization; transfer ownership before erasure');
@@ -116,6 +116,17 @@ export function createRequestService(deps: {
     }
     // Whatever a contributor did, no session of an erased person outlives the erasure.
     await sessions.revokeAllOfUser(tx, row.tenantId, row.userId, 'erased');
+    const data = { user_id: row.userId, reason: 'erasure' };
+    await events.emit(tx, {
+      tenantId: row.tenantId,
+      actor,
+      category: 'session',
+      action: 'user.sessions_revoked',
+      severity: 'warn',
+      subjectUserId: row.userId,
+      data,
+      webhook: { type: 'user.sessions_revoked', data },
+    });
     return erased;
   }
 
@@ -244,7 +255,7 @@ export function createRequestService(deps: {
         if (row.requestType === 'access' || row.requestType === 'export') {
           data = await assemblePersonalData(tx, personalData, { tenantId: row.tenantId, userId: row.userId, now });
         } else if (row.requestType === 'erasure') {
-          erased = await erase(tx, row);
+          erased = await erase(tx, row, principal.actor);
         }
         await audit(tx, row, principal.actor, 'privacy.request_processed', erased ? { erased_sections: erased } : {});
         const current = (await store.requestById(tx, row.tenantId, row.id)) ?? row;
