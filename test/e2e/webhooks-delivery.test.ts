@@ -292,6 +292,31 @@ describe('retries, dead letter, disabling and replay', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('a worker that stopped during the 8th attempt leaves the delivery dead-lettered, never tried a 9th time', async () => {
+    const { token } = await owner();
+    receiver.respond('/d-interrupted', 503);
+    const hook = await endpoint(token, '/d-interrupted');
+    await emitEvent(token);
+    await runWorker();
+    await receiver.waitFor(1, '/d-interrupted');
+    const [first] = await deliveries(token, hook.id);
+    // As a worker leaves it when it stops after claiming the 8th attempt: counted, leased, lease run out.
+    const past = new Date(svc.clock.now().getTime() - 1000);
+    await svc.deps.database.db.execute(
+      sql`update webhook_deliveries set attempts = 8, lease_until = ${past}, next_attempt_at = ${past}
+          where id = ${first!.id}`,
+    );
+    await runWorker();
+    expect(receiver.on('/d-interrupted')).toHaveLength(1);
+    const [dead] = await deliveries(token, hook.id);
+    expect(dead).toMatchObject({
+      status: 'dead_letter',
+      attempts: 8,
+      next_attempt_at: null,
+      last_error: 'http_status',
+    });
+  });
+
   it('disables the endpoint after 20 consecutive failures; PATCH enabled re-enables and clears the counter', async () => {
     const { token } = await owner();
     receiver.respond('/d-disable', 500);

@@ -19,7 +19,12 @@ export const EVENT_TYPES: readonly EventType[] = [
   { name: 'apikey.quota_exceeded', description: 'The monthly API quota is spent', webhook: true },
   { name: 'oauth.client_created', description: 'An OAuth application was registered', webhook: true },
   { name: 'oauth.client_deleted', description: 'An OAuth application was removed', webhook: true },
-  { name: 'content.published', description: 'A page went live or its live version changed', webhook: true },
+  {
+    name: 'content.published',
+    description:
+      'A page went live or its live version changed (reserved: nothing publishes it until content management exists)',
+    webhook: true,
+  },
   { name: 'user.logged_in', description: 'A user signed in', webhook: false },
   { name: 'user.login_failed', description: 'A sign-in for an existing account failed', webhook: false },
   { name: 'session.logged_out', description: 'A user ended a session', webhook: false },

@@ -201,7 +201,9 @@ export function createDeliveryWorker(deps: {
     await transactions.system(async (tx) => {
       for (const { claimed, outcome } of batch) {
         const dead = !outcome.delivered && claimed.attempts >= MAX_ATTEMPTS;
-        await store.recordAttempt(
+        // Recorded only while the claim is still this worker's (its lease may have run out and the delivery
+        // been claimed again): an outdated outcome counts neither for the delivery nor for its endpoint.
+        const current = await store.recordAttempt(
           tx,
           { id: claimed.id, tenantId: claimed.tenant_id, attempts: claimed.attempts },
           {
@@ -212,6 +214,7 @@ export function createDeliveryWorker(deps: {
             now,
           },
         );
+        if (!current) continue;
         if (outcome.delivered) await store.endpointSucceeded(tx, claimed.tenant_id, claimed.endpoint_id);
         else {
           await store.endpointFailed(
@@ -238,7 +241,7 @@ export function createDeliveryWorker(deps: {
       dispatched += fanned;
       const now = clock.now();
       const claimed = await transactions.system((tx) =>
-        store.claimDue(tx, now, new Date(now.getTime() + LEASE_MS), BATCH),
+        store.claimDue(tx, now, new Date(now.getTime() + LEASE_MS), BATCH, MAX_ATTEMPTS),
       );
       const outcomes: Array<{ claimed: store.ClaimedAttempt; outcome: SendOutcome }> = [];
       await inPool(claimed, CONCURRENCY, async (item) => {

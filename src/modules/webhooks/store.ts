@@ -160,13 +160,29 @@ export interface ClaimedAttempt {
  * counted and a lease taken, so each attempt number is sent by exactly one worker. A worker that dies
  * mid-attempt leaves its lease to expire; the next claim is the next attempt.
  */
-export async function claimDue(q: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedAttempt[]> {
+export async function claimDue(
+  q: Queryable,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  maxAttempts: number,
+): Promise<ClaimedAttempt[]> {
+  // A worker that stopped during the last attempt left it leased: that attempt counts, so the delivery is
+  // dead-lettered instead of claimed a time too many.
+  await q.execute(
+    sql`update webhook_deliveries
+        set status = 'dead_letter', next_attempt_at = null, lease_until = null,
+            last_error = coalesce(last_error, 'interrupted'), updated_at = ${now}
+        where status in ('pending', 'retrying') and next_attempt_at <= ${now}
+          and attempts >= ${maxAttempts} and lease_until <= ${now}`,
+  );
   return rows<ClaimedAttempt>(
     q,
     sql`with due as (
           select d.id from webhook_deliveries d
           join webhook_endpoints e on e.id = d.endpoint_id and e.tenant_id = d.tenant_id
           where d.status in ('pending', 'retrying') and d.next_attempt_at <= ${now}
+            and d.attempts < ${maxAttempts}
             and (d.lease_until is null or d.lease_until <= ${now}) and e.enabled
           order by d.next_attempt_at, d.id
           limit ${limit}
@@ -190,8 +206,8 @@ export async function recordAttempt(
     nextAttemptAt: Date | null;
     now: Date;
   },
-): Promise<void> {
-  await q
+): Promise<boolean> {
+  const updated = await q
     .update(webhookDeliveries)
     .set({
       status: outcome.status,
@@ -207,7 +223,9 @@ export async function recordAttempt(
         eq(webhookDeliveries.id, attempt.id),
         eq(webhookDeliveries.attempts, attempt.attempts),
       ),
-    );
+    )
+    .returning({ id: webhookDeliveries.id });
+  return updated.length > 0;
 }
 
 export async function endpointSucceeded(q: Queryable, tenantId: string, endpointId: string): Promise<void> {
