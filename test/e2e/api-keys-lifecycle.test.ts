@@ -238,6 +238,14 @@ describe('API key lifecycle', () => {
     const successor = await request(api(`/tenants/api-keys/${forever.body.id}/rotate`), { token, method: 'POST' });
     expect(successor.status).toBe(201);
     expect(new Date(successor.body.expires_at).getTime() - svc.clock.now().getTime()).toBe(days(30));
+    // A malformed cap never reads as "no cap": keys cannot be created until an operator corrects it.
+    await db().execute(
+      sql`update operator_settings set value = '5000'::jsonb
+          where tenant_id = ${tenantId} and key = 'security.api_key_max_lifetime_days'`,
+    );
+    const refused = await createKey(token, { label: 'while malformed', scopes: [] });
+    expect(refused.status).toBe(503);
+    expect(refused.body.detail).toMatch(/^Operator setting security.api_key_max_lifetime_days holds 5000,/);
   });
 
   it('answers 403 while the organization is quarantined, to people and keys alike', async () => {

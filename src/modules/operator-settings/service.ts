@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../kernel/db/index.js';
+import { HttpError } from '../../kernel/http/index.js';
 import { operatorSettings } from './schema.js';
 
 /**
@@ -15,17 +16,24 @@ export const OPERATOR_SETTINGS = {
 
 export type OperatorSettingKey = keyof typeof OPERATOR_SETTINGS;
 
-/** The effective value for an organization: the stored integer when it is within bounds, else the default. */
+/**
+ * The effective value for an organization: the stored integer, or the default when none is stored. A stored
+ * value that is not an integer within bounds must not loosen a control (a malformed cap read as "no cap"):
+ * what depends on it answers 503 until an operator corrects it.
+ */
 export async function readOperatorSetting(tx: Tx, tenantId: string, key: OperatorSettingKey): Promise<number> {
   const definition = OPERATOR_SETTINGS[key];
   const [row] = await tx
     .select({ value: operatorSettings.value })
     .from(operatorSettings)
     .where(and(eq(operatorSettings.tenantId, tenantId), eq(operatorSettings.key, key)));
-  const value = row?.value;
-  // A malformed stored value must not loosen a control: it reads as the default.
+  if (!row) return definition.default;
+  const { value } = row;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < definition.min || value > definition.max) {
-    return definition.default;
+    throw new HttpError(
+      503,
+      `Operator setting ${key} holds ${JSON.stringify(value)}, not an integer from ${definition.min} to ${definition.max}: an operator must correct it`,
+    );
   }
   return value;
 }
