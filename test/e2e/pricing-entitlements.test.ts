@@ -70,9 +70,23 @@ describe('GET /pricing', () => {
     expect(after.plans.map((p: { plan_code: string }) => p.plan_code)).toEqual(['free', 'enterprise']);
     expect(after.plans[0].name).toBe('Free!');
     expect(after.plans[0].caps).toEqual(PLANS.free.caps);
-    await expect(
-      svc.deps.pricing.replace({ currency: 'USD', note: '', plans: [{ ...after.plans[0], plan_code: 'gold' }] }, 'op'),
-    ).rejects.toMatchObject({ status: 422 });
+    const { features: _f, caps: _c, ...freeContent } = after.plans[0];
+    for (const [plans, detail] of [
+      [[{ ...freeContent, plan_code: 'gold' }], /^plans\.0\.plan_code/],
+      [[{ plan_code: 'free', name: 'Free', published: true }], /^plans\.0\.\w+: /],
+      [[freeContent, freeContent], /^plans: plan_code free appears twice$/],
+    ] as const) {
+      await expect(svc.deps.pricing.replace({ currency: 'USD', note: '', plans } as never, 'op')).rejects.toMatchObject(
+        {
+          status: 422,
+          detail: expect.stringMatching(detail),
+        },
+      );
+    }
+    // A refused replacement changed nothing: the public document still answers.
+    const still = await request(api('/pricing'));
+    expect(still.status).toBe(200);
+    expect(still.body.note).toBe('Replaced');
   });
 });
 

@@ -1,37 +1,14 @@
+import { Value } from '@sinclair/typebox/value';
 import type { Principal } from '../../kernel/auth/index.js';
 import { isPlanCode, PLANS, type PlanCaps, type PlanCode, planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import { unprocessable } from '../../kernel/http/index.js';
 import type { OrganizationService } from '../organizations/index.js';
+import { type PlanContent, type PricingContent, PricingContentSchema, type PricingDocument } from './schemas.js';
 import * as store from './store.js';
 
-/** The editorial half of a pricing plan (Part A 2.16); `features` and `caps` are added from the catalogue. */
-export interface PlanContent {
-  plan_code: PlanCode;
-  name: string;
-  /** Per period, in the document's currency; null when the price is negotiated. */
-  price: number | null;
-  period: string | null;
-  blurb: string;
-  cta_label: string;
-  cta_href: string;
-  highlights: string[];
-  popular: boolean;
-  published: boolean;
-}
-
-export interface PricingContent {
-  currency: string;
-  note: string;
-  plans: PlanContent[];
-}
-
-export interface PricingDocument {
-  currency: string;
-  note: string;
-  plans: Array<PlanContent & { features: string[]; caps: PlanCaps }>;
-}
+export type { PlanContent, PricingContent, PricingDocument };
 
 export interface Entitlements {
   plan_code: PlanCode;
@@ -69,11 +46,18 @@ export function createPricingService(deps: {
       };
     },
 
-    /** For the operator plane: replaces the editorial content (422 naming a plan code the catalogue lacks). */
+    /**
+     * For the operator plane: replaces the editorial content. 422 naming the first field that does not fit
+     * Part A 2.16 (a plan code the catalogue lacks, a missing field) or a plan code given twice, so a bad
+     * replacement never breaks the public document.
+     */
     async replace(content: PricingContent, updatedBy: string): Promise<void> {
-      for (const plan of content.plans) {
-        if (!isPlanCode(plan.plan_code)) throw unprocessable(`plans: unknown plan_code ${plan.plan_code}`);
-      }
+      const [issue] = Value.Errors(PricingContentSchema, content);
+      if (issue)
+        throw unprocessable(`${issue.path.replace(/^\//, '').replaceAll('/', '.') || 'content'}: ${issue.message}`);
+      const codes = content.plans.map((plan) => plan.plan_code);
+      const repeated = codes.find((code, i) => codes.indexOf(code) !== i);
+      if (repeated) throw unprocessable(`plans: plan_code ${repeated} appears twice`);
       await transactions.system((tx) =>
         store.replaceContent(tx, {
           currency: content.currency,
