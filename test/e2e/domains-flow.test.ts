@@ -5,7 +5,7 @@ import { JOBS } from '../../src/workers.js';
 import { RecordType, startDnsServer, type Zone } from '../support/dns.js';
 import { request } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
-import { startService, type TestService } from '../support/service.js';
+import { changeDirectly, startService, type TestService } from '../support/service.js';
 import { extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 
 const zone: Zone = {};
@@ -177,6 +177,14 @@ describe('domain join', () => {
     expect(again.body.detail).toMatch(/email/i);
     await enableJoin(owner.token, false);
     expect((await joinByDomain(`second@${domain}`)).status).toBe(409);
+  });
+
+  it('keeps the door shut while the organization is quarantined', async () => {
+    // (Two requests only: the file's requests share one per-IP budget.)
+    const { owner, domain } = await openOrganization();
+    await changeDirectly(svc, sql`update tenants set quarantined = true where id = ${owner.tenantId}`);
+    expect((await check(`q@${domain}`)).body).toEqual({ eligible: false });
+    expect((await joinByDomain(`q@${domain}`)).status).toBe(409);
   });
 
   it('closes the door at the next attempt once the TXT record is withdrawn', async () => {

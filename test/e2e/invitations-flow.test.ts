@@ -21,7 +21,7 @@ const api = (path: string) => `${svc.url}/api/v1${path}`;
 const db = () => svc.deps.database.db;
 const DAY = 86_400_000;
 
-const { invite, preview, accept, invitationMail, relogin, invitedToken } = invitationSteps(
+const { invite, preview, accept, acceptExisting, invitationMail, relogin, invitedToken } = invitationSteps(
   () => svc,
   () => smtp,
 );
@@ -82,6 +82,23 @@ describe('POST /members/invites', () => {
     expect(res.status).toBe(403);
     expect(res.body.detail).toMatch(/compliance:admin/);
     expect((await invite(adminToken, { email: newAccount().email, role: 'auditor' })).status).toBe(201);
+  });
+
+  it('an API key scoped members:manage invites a member (self-only permissions do not count), not an admin', async () => {
+    const owner = await signUpOwner(svc.url);
+    const key = (
+      await request(api('/tenants/api-keys'), {
+        token: owner.token,
+        json: { label: 'hr-sync', scopes: ['members:manage', 'members:read'] },
+      })
+    ).body.key as string;
+    const member = await invite(key, { email: newAccount().email });
+    expect(member.status).toBe(201);
+    expect(member.body.role).toBe('member');
+    const admin = await invite(key, { email: newAccount().email, role: 'admin' });
+    expect(admin.status).toBe(403);
+    expect(admin.body.detail).toMatch(/^Role admin holds permissions you do not hold: /);
+    expect(admin.body.detail).not.toMatch(/identity:self:write/);
   });
 
   it('re-invites by re-issuing the same invitation: old link refused, expiry restarted, role updated', async () => {
@@ -191,6 +208,10 @@ describe('DELETE /members/invites/{invite_id}', () => {
     expect((await request(path, { method: 'DELETE', token: owner.token })).status).toBe(204);
     expect((await preview(token)).status).toBe(404);
     expect((await accept(token, person.password)).status).toBe(404);
+    // The invited person, holding an account elsewhere, gets the same 404 signed in.
+    const signedUp = await request(api('/auth/signup'), { json: person });
+    expect(signedUp.status).toBe(201);
+    expect((await acceptExisting(signedUp.body.access_token, token)).status).toBe(404);
     expect((await request(path, { method: 'DELETE', token: owner.token })).status).toBe(404);
     expect(
       (

@@ -39,12 +39,16 @@ export const emailKeyOf = (email: string) => email.trim().toLowerCase();
 /**
  * A role an invitation or a role change may grant: a system role other than `owner` and `customer` (422), and
  * none holding a permission the granting principal lacks (403), so nobody hands out more than they hold.
+ * Permissions over one's own record only (`identity:self:…`) give no power over anyone else: an API key
+ * without them may still invite a `member`.
  */
 export function assertGrantable(principal: Principal, role: string): void {
   const definition = isSystemRole(role) ? ROLES.find((r) => r.code === role) : undefined;
   if (!definition) throw unprocessable(`role: unknown role ${JSON.stringify(role)}`);
   if (!definition.grantable) throw unprocessable(`role: ${role} cannot be granted (never owner or customer)`);
-  const missing = [...permissionsOfRole(role)].filter((code) => !hasPermission(principal, code));
+  const missing = [...permissionsOfRole(role)].filter(
+    (code) => !code.startsWith('identity:self:') && !hasPermission(principal, code),
+  );
   if (missing.length > 0) {
     throw forbidden(`Role ${role} holds permissions you do not hold: ${missing.sort().join(', ')}`);
   }

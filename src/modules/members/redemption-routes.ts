@@ -110,9 +110,10 @@ export function registerRedemptionRoutes(app: FastifyInstance, deps: { members: 
       schema: {
         tags,
         summary: 'Join the organization of a verified domain with a new account',
-        description: '400 weak password; 409 the address has an account or no open verified domain matches; 429.',
+        description:
+          '400 weak password; 403 seat cap reached; 409 the address has an account or no open verified domain matches; 429.',
         body: DomainJoinBody,
-        response: { 201: Type.Ref(TokenPairSchema), ...errors(400, 409, 422, 429) },
+        response: { 201: Type.Ref(TokenPairSchema), ...errors(400, 403, 409, 422, 429) },
       },
     },
     async (request, reply) => {

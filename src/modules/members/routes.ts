@@ -79,7 +79,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { members: Memb
         tags,
         summary: 'Change a member’s role',
         description:
-          '422 unknown role; 404; 409 for owner or SCIM-managed memberships and separation-of-duties breaches.',
+          '422 unknown role; 403 the role holds a permission you lack; 404; 409 for owner or SCIM-managed memberships and separation-of-duties breaches.',
         security,
         params: MembershipParams,
         body: RoleBody,
@@ -128,7 +128,8 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { members: Memb
       schema: {
         tags,
         summary: 'Invite a person (re-inviting an address re-issues its pending invitation)',
-        description: '422 unknown role; 409 already a member; 403 seat cap reached (pending invitations count).',
+        description:
+          '422 unknown role; 409 already a member; 403 seat cap reached (pending invitations count) or the role holds a permission you lack.',
         security,
         body: InviteBody,
         response: { 201: Invite, ...errors(401, 403, 409, 422) },
