@@ -150,6 +150,28 @@ describe('retention policies', () => {
 });
 
 describe('preview and purge', () => {
+  it('purges a backlog larger than one batch in short transactions, each batch with its event', async () => {
+    const org = await signUpOwner(svc.url, 'backlog');
+    const longAgo = new Date(svc.clock.now().getTime() - 400 * DAY);
+    await svc.deps.database.db.execute(
+      sql`insert into events (id, tenant_id, occurred_at, actor_id, actor_type, category, action, severity, outcome, data)
+          select gen_random_uuid(), ${org.tenantId}, ${longAgo}, 'backlog', 'system', 'admin', 'test.backlog',
+                 'info', 'success', '{}'::jsonb
+          from generate_series(1, 2500)`,
+    );
+    await put(org.token, 'events', { retention_days: 30, enabled: true });
+    expect(await purgeExpiredRecords(svc.deps, { tenantId: org.tenantId })).toEqual([
+      { tenant_id: org.tenantId, data_class: 'events', purged: 2500, archived: false },
+    ]);
+    expect(await count(sql`select count(*)::int as n from events where action = 'test.backlog'`)).toBe(0);
+    const batches = await rows<{ purged: number }>(
+      svc.deps.database.db,
+      sql`select (data->>'purged')::int as purged from events
+          where tenant_id = ${org.tenantId} and action = 'retention.records_purged' order by occurred_at, id`,
+    );
+    expect(batches.map((b) => b.purged).sort((a, b) => b - a)).toEqual([1000, 1000, 500]);
+  });
+
   it('counts events made old by the clock, purges exactly those, and leaves the audit log intact', async () => {
     const org = await signUpOwner(svc.url, 'retention');
     const bystander = await signUpOwner(svc.url, 'retention');

@@ -108,8 +108,8 @@ export function createRequestService(deps: {
       throw conflict('The subject is the sole owner of the organization; transfer ownership before erasure');
     }
     const erased: string[] = [];
-    // Reverse registration order: modules built on others (memberships, invitations, API keys) find their rows
-    // through the account, so they erase before the account itself is scrubbed.
+    // Reverse registration order. Each contributor finds its rows by the person's id (or by the address it
+    // reads before the account is scrubbed, which the account contributor does after the membership one).
     for (const contributor of [...personalData.contributors()].reverse()) {
       await contributor.erase(tx, row.tenantId, row.userId);
       erased.push(contributor.name);

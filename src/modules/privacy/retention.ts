@@ -12,7 +12,7 @@ export const DEFAULT_POLICIES: Record<DataClass, { retentionDays: number }> = {
   consent_events: { retentionDays: 5 * 365 },
 };
 export const MAX_RETENTION_DAYS = 36_500;
-/** Records deleted per statement, so a large backlog never holds one huge transaction's locks for long. */
+/** Records deleted per class per transaction, so a large backlog never holds one huge transaction's locks. */
 const PURGE_BATCH = 1000;
 
 export interface PolicyView {
@@ -69,19 +69,24 @@ function effectivePolicies(stored: store.PolicyRow[]): PolicyView[] {
 
 const cutoffOf = (now: Date, retentionDays: number) => addMs(now, -days(retentionDays));
 
-/** Purges one organization's enabled policies (claimed with SKIP LOCKED) in its tenant transaction. */
+/**
+ * Purges one organization's enabled policies: one short tenant transaction per round, each claiming the
+ * policies (SKIP LOCKED: a policy another worker is purging waits for the next run) and deleting at most one
+ * batch per class with its `retention.records_purged` event, until no class has a full batch left. A large
+ * backlog thus never holds one long transaction's locks, and every committed deletion has its event.
+ */
 async function purgeTenant(
   deps: { transactions: Transactions; events: Events; clock: Clock },
   tenantId: string,
 ): Promise<PurgeResult[]> {
-  return deps.transactions.tenant(tenantId, async (tx) => {
-    const now = deps.clock.now();
-    const results: PurgeResult[] = [];
-    for (const policy of await store.claimEnabledPolicies(tx, tenantId)) {
-      const cutoff = cutoffOf(now, policy.retentionDays);
-      let purged = 0;
-      for (;;) {
-        const batch = await store.purgeBatch(tx, {
+  const totals = new Map<DataClass, PurgeResult>();
+  for (let more = true; more; ) {
+    more = await deps.transactions.tenant(tenantId, async (tx) => {
+      const now = deps.clock.now();
+      let full = false;
+      for (const policy of await store.claimEnabledPolicies(tx, tenantId)) {
+        const cutoff = cutoffOf(now, policy.retentionDays);
+        const purged = await store.purgeBatch(tx, {
           tenantId,
           dataClass: policy.dataClass,
           cutoff,
@@ -90,27 +95,33 @@ async function purgeTenant(
           now,
           batch: PURGE_BATCH,
         });
-        purged += batch;
-        if (batch < PURGE_BATCH) break;
-      }
-      if (purged === 0) continue;
-      results.push({ tenant_id: tenantId, data_class: policy.dataClass, purged, archived: policy.archiveBeforeDelete });
-      await deps.events.emit(tx, {
-        tenantId,
-        actor: SYSTEM_ACTOR,
-        category: 'privacy',
-        action: 'retention.records_purged',
-        data: {
+        if (purged === PURGE_BATCH) full = true;
+        if (purged === 0) continue;
+        const total = totals.get(policy.dataClass);
+        totals.set(policy.dataClass, {
+          tenant_id: tenantId,
           data_class: policy.dataClass,
-          purged,
+          purged: (total?.purged ?? 0) + purged,
           archived: policy.archiveBeforeDelete,
-          cutoff: cutoff.toISOString(),
-          retention_days: policy.retentionDays,
-        },
-      });
-    }
-    return results;
-  });
+        });
+        await deps.events.emit(tx, {
+          tenantId,
+          actor: SYSTEM_ACTOR,
+          category: 'privacy',
+          action: 'retention.records_purged',
+          data: {
+            data_class: policy.dataClass,
+            purged,
+            archived: policy.archiveBeforeDelete,
+            cutoff: cutoff.toISOString(),
+            retention_days: policy.retentionDays,
+          },
+        });
+      }
+      return full;
+    });
+  }
+  return [...totals.values()];
 }
 
 const SYSTEM_ACTOR: Actor = { id: 'retention-purge', type: 'system' };
