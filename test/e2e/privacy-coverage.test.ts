@@ -23,6 +23,22 @@ const EXEMPT: Record<string, string> = {
   audit_log: 'kernel hash-chained audit log: never modified or purged, or the chain would no longer verify',
 };
 
+/**
+ * Columns naming a person in tables no contributor covers, each with the reason (docs/privacy.md). Actor
+ * references are opaque ids of who made an administrative change, kept like the audit log's actors: once the
+ * account is scrubbed they identify no one.
+ */
+const EXEMPT_COLUMNS: Record<string, string> = {
+  'tenant_settings.updated_by': 'actor reference of the last change to a setting',
+  'tenant_setting_history.changed_by': 'actor reference in the append-only history of a setting',
+  'retention_policies.updated_by': 'actor reference of the last change to a policy',
+  'pricing_content.updated_by': 'operator who replaced the global pricing content (not tenant data)',
+  'early_access_requests.email': 'waitlist of the installation operator, outside organization-scoped rights',
+  'early_access_requests.email_key': 'waitlist of the installation operator, outside organization-scoped rights',
+  'early_access_requests.full_name': 'waitlist of the installation operator, outside organization-scoped rights',
+  'early_access_requests.app_name': 'waitlist of the installation operator, outside organization-scoped rights',
+};
+
 describe('personal-data registry coverage', () => {
   it('covers every table that holds a person’s rows, except the documented kernel exemptions', async () => {
     const personal = await rows<{ table_name: string }>(
@@ -39,6 +55,25 @@ describe('personal-data registry coverage', () => {
     const covered = new Set(svc.deps.personalData.contributors().flatMap((c) => c.tables));
     const uncovered = tables.filter((table) => !covered.has(table) && !(table in EXEMPT));
     expect(uncovered).toEqual([]);
+  });
+
+  it('every column naming a person (an address, who did something) is covered or a documented reference', async () => {
+    const columns = await rows<{ table_name: string; column_name: string }>(
+      svc.deps.database.db,
+      sql`select c.table_name, c.column_name from information_schema.columns c
+          join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+          where c.table_schema = ${svc.schema} and t.table_type = 'BASE TABLE'
+            and (c.column_name like '%\_by' or c.column_name like '%email%' or c.column_name like '%\_name')
+          order by c.table_name, c.column_name`,
+    );
+    const covered = new Set(svc.deps.personalData.contributors().flatMap((c) => c.tables));
+    const uncovered = columns
+      .map((c) => `${c.table_name}.${c.column_name}`)
+      .filter((column) => !covered.has(column.split('.')[0]!) && !(column in EXEMPT_COLUMNS));
+    expect(uncovered).toEqual([]);
+    // The exemptions name real columns.
+    const existing = new Set(columns.map((c) => `${c.table_name}.${c.column_name}`));
+    expect(Object.keys(EXEMPT_COLUMNS).filter((column) => !existing.has(column))).toEqual([]);
   });
 
   it('names only tables that exist, each under one contributor', async () => {
