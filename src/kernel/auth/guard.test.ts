@@ -85,10 +85,12 @@ describe('route guard', () => {
     ).toBe(200);
   });
 
-  it('admits only the principal kinds of the policy', async () => {
+  it('admits only the principal kinds of the policy: another kind is authenticated, so 403 naming it', async () => {
     const instance = await build();
     instance.get('/people', { config: { auth: 'user' } }, async () => ({ ok: true }));
-    expect((await call(instance, '/people', 'agent')).status).toBe(401);
+    const res = await call(instance, '/people', 'agent');
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toBe('This route is not open to AI agents');
   });
 
   it('answers 403 on quarantine-gated routes while the organization is quarantined', async () => {
