@@ -31,7 +31,7 @@ export function createPricingService(deps: {
   return {
     /**
      * `GET /pricing`: the stored content of each published plan, with features and caps taken from the plan
-     * catalogue, so what is sold is what is enforced. Plans the catalogue no longer has are left out.
+     * catalogue (the one source of entitlements). Plans the catalogue no longer has are left out.
      */
     async document(): Promise<PricingDocument> {
       // Pricing content is global (not tenant data): a system read.
