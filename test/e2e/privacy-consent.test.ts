@@ -21,7 +21,7 @@ const withdraw = (token: string, type: string) => request(api(`/consent/${type}/
 describe('own consents', () => {
   it('grants and withdraws idempotently; the ledger records only changes, newest first', async () => {
     const org = await signUpOwner(svc.url, 'consent');
-    expect((await request(api('/consent'), { token: org.token })).body).toEqual({ consents: [] });
+    expect((await request(api('/consent'), { token: org.token })).body).toEqual({ consents: [], next_cursor: null });
 
     const first = await grant(org.token, 'newsletter');
     expect(first.status).toBe(200);
@@ -142,6 +142,37 @@ describe('owner review', () => {
       token: org.token,
     });
     expect(bobs.body.history).toHaveLength(1);
+  });
+
+  it('pages the ledger and the organization’s states with next_cursor, each row once', async () => {
+    const org = await signUpOwner(svc.url, 'consent-pages');
+    const member = await addMember(svc, org, 'member');
+    for (const who of [org, member]) {
+      for (const purpose of ['a-news', 'b-calls', 'c-research']) {
+        await request(api(`/consent/${purpose}/grant`), { method: 'POST', token: who.token });
+      }
+      // Same instant (the clock does not move): the ledger's sequence orders these.
+      await request(api('/consent/a-news/withdraw'), { method: 'POST', token: who.token });
+    }
+    async function walk(path: string, field: 'consents' | 'history') {
+      const seen: Array<Record<string, unknown>> = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+        const page = await request(api(`${path}?limit=2${query}`), { token: org.token });
+        expect(page.status).toBe(200);
+        seen.push(...page.body[field]);
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      const whole = await request(api(path), { token: org.token });
+      expect(whole.body.next_cursor).toBeNull();
+      expect(seen).toEqual(whole.body[field]);
+      return seen;
+    }
+    expect(await walk('/consent/admin', 'consents')).toHaveLength(6);
+    expect(await walk('/consent/admin/history', 'history')).toHaveLength(8);
+    expect(await walk('/consent/history', 'history')).toHaveLength(4);
+    expect(await walk('/consent', 'consents')).toHaveLength(3);
   });
 
   it('is the owner’s alone: 403 for members and even for compliance officers', async () => {

@@ -1,3 +1,4 @@
+export { type CursorKey, decodeCursor, encodeCursor, type PageQuery, pageOf } from './cursor.js';
 export {
   badRequest,
   conflict,

@@ -1,5 +1,6 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
+import type { CursorKey } from '../../kernel/http/index.js';
 import { consentEvents, consents } from './schema.js';
 
 export type ConsentRow = typeof consents.$inferSelect;
@@ -54,18 +55,25 @@ function consentConditions(tenantId: string, filter: ConsentFilter): SQL[] {
   return conditions;
 }
 
-export async function states(q: Queryable, tenantId: string, filter: ConsentFilter, limit: number) {
+export async function states(q: Queryable, tenantId: string, filter: ConsentFilter, limit: number, after?: CursorKey) {
+  const conditions = consentConditions(tenantId, filter);
+  if (after) conditions.push(sql`(${consents.userId}, ${consents.consentType}) > (${after[0]}::uuid, ${after[1]})`);
   return q
     .select()
     .from(consents)
-    .where(and(...consentConditions(tenantId, filter)))
+    .where(and(...conditions))
     .orderBy(consents.userId, consents.consentType)
     .limit(limit);
 }
 
 /** Newest first; `seq` orders changes made within the same instant. */
-export async function history(q: Queryable, tenantId: string, filter: ConsentFilter, limit: number) {
+export async function history(q: Queryable, tenantId: string, filter: ConsentFilter, limit: number, after?: CursorKey) {
   const conditions: SQL[] = [eq(consentEvents.tenantId, tenantId)];
+  if (after) {
+    conditions.push(
+      sql`(${consentEvents.occurredAt}, ${consentEvents.seq}) < (${after[0]}::timestamptz, ${after[1]}::bigint)`,
+    );
+  }
   if (filter.userId) conditions.push(eq(consentEvents.userId, filter.userId));
   if (filter.consentType) conditions.push(eq(consentEvents.consentType, filter.consentType));
   return q

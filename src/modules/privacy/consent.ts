@@ -2,7 +2,7 @@ import type { Principal } from '../../kernel/auth/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
-import { forbidden } from '../../kernel/http/index.js';
+import { decodeCursor, forbidden, type PageQuery, pageOf } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import * as store from './consent-store.js';
 
@@ -49,6 +49,22 @@ function assertOwner(principal: Principal): void {
 export function createConsentService(deps: { transactions: Transactions; events: Events; clock: Clock }) {
   const { transactions, events, clock } = deps;
 
+  /** Consent states, by person then purpose, one page. */
+  async function states(tenantId: string, filter: store.ConsentFilter, page: PageQuery) {
+    const after = decodeCursor(page.cursor, ['uuid', 'string']);
+    const rows = await transactions.tenant(tenantId, (tx) => store.states(tx, tenantId, filter, page.limit + 1, after));
+    return pageOf(rows, page.limit, (row) => [row.userId, row.consentType]);
+  }
+
+  /** Ledger entries, newest first, one page. */
+  async function changes(tenantId: string, filter: store.ConsentFilter, page: PageQuery) {
+    const after = decodeCursor(page.cursor, ['timestamp', 'integer']);
+    const rows = await transactions.tenant(tenantId, (tx) =>
+      store.history(tx, tenantId, filter, page.limit + 1, after),
+    );
+    return pageOf(rows, page.limit, (row) => [row.occurredAt.toISOString(), row.seq]);
+  }
+
   /**
    * Grant or withdraw, idempotently: the state is set in one statement, and only a real change appends to
    * the ledger and emits its audited event.
@@ -93,36 +109,26 @@ export function createConsentService(deps: { transactions: Transactions; events:
     grant: (principal: Principal, consentType: string) => set(principal, consentType, true),
     withdraw: (principal: Principal, consentType: string) => set(principal, consentType, false),
 
-    async current(principal: Principal, limit: number): Promise<ConsentView[]> {
-      return transactions.tenant(principal.tenantId, async (tx) =>
-        (await store.states(tx, principal.tenantId, { userId: principal.userId }, limit)).map(consentView),
-      );
+    async current(principal: Principal, page: PageQuery) {
+      const { rows, next } = await states(principal.tenantId, { userId: principal.userId }, page);
+      return { consents: rows.map(consentView), next_cursor: next };
     },
 
-    async history(principal: Principal, limit: number): Promise<ConsentHistoryEntry[]> {
-      return transactions.tenant(principal.tenantId, async (tx) =>
-        (await store.history(tx, principal.tenantId, { userId: principal.userId }, limit)).map(historyEntry),
-      );
+    async history(principal: Principal, page: PageQuery) {
+      const { rows, next } = await changes(principal.tenantId, { userId: principal.userId }, page);
+      return { history: rows.map(historyEntry), next_cursor: next };
     },
 
-    async adminCurrent(principal: Principal, filter: store.ConsentFilter, limit: number) {
+    async adminCurrent(principal: Principal, filter: store.ConsentFilter, page: PageQuery) {
       assertOwner(principal);
-      return transactions.tenant(principal.tenantId, async (tx) =>
-        (await store.states(tx, principal.tenantId, filter, limit)).map((row) => ({
-          user_id: row.userId,
-          ...consentView(row),
-        })),
-      );
+      const { rows, next } = await states(principal.tenantId, filter, page);
+      return { consents: rows.map((row) => ({ user_id: row.userId, ...consentView(row) })), next_cursor: next };
     },
 
-    async adminHistory(principal: Principal, filter: store.ConsentFilter, limit: number) {
+    async adminHistory(principal: Principal, filter: store.ConsentFilter, page: PageQuery) {
       assertOwner(principal);
-      return transactions.tenant(principal.tenantId, async (tx) =>
-        (await store.history(tx, principal.tenantId, filter, limit)).map((row) => ({
-          user_id: row.userId,
-          ...historyEntry(row),
-        })),
-      );
+      const { rows, next } = await changes(principal.tenantId, filter, page);
+      return { history: rows.map((row) => ({ user_id: row.userId, ...historyEntry(row) })), next_cursor: next };
     },
   };
 }

@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
+import type { CursorKey } from '../../kernel/http/index.js';
 import { memberships } from '../organizations/index.js';
 import { dataSubjectRequests, type RequestStatus, type RequestType } from './schema.js';
 
@@ -22,8 +23,14 @@ export async function listRequests(
   tenantId: string,
   filter: { userId?: string | undefined; status?: RequestStatus | undefined; type?: RequestType | undefined },
   limit: number,
+  after?: CursorKey,
 ): Promise<RequestRow[]> {
   const conditions: SQL[] = [eq(dataSubjectRequests.tenantId, tenantId)];
+  if (after) {
+    conditions.push(
+      sql`(${dataSubjectRequests.createdAt}, ${dataSubjectRequests.id}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`,
+    );
+  }
   if (filter.userId) conditions.push(eq(dataSubjectRequests.userId, filter.userId));
   if (filter.status) conditions.push(eq(dataSubjectRequests.status, filter.status));
   if (filter.type) conditions.push(eq(dataSubjectRequests.requestType, filter.type));

@@ -2,7 +2,7 @@ import type { Principal } from '../../kernel/auth/index.js';
 import { addMs, type Clock, days } from '../../kernel/clock.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Actor, Events } from '../../kernel/events/index.js';
-import { conflict, notFound } from '../../kernel/http/index.js';
+import { conflict, decodeCursor, notFound, type PageQuery, pageOf } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import { assemblePersonalData, type PersonalDataDocument } from './export-document.js';
@@ -82,6 +82,20 @@ export function createRequestService(deps: {
     });
     if (row) await audit(tx, row, actor, 'privacy.request_verified', implicit ? { verified_by: 'process' } : {});
     return row;
+  }
+
+  /** Newest first, one page; `next_cursor` continues it. */
+  async function list(
+    tenantId: string,
+    filter: Parameters<typeof store.listRequests>[2],
+    page: PageQuery,
+  ): Promise<{ requests: RequestView[]; next_cursor: string | null }> {
+    const after = decodeCursor(page.cursor, ['timestamp', 'uuid']);
+    const rows = await transactions.tenant(tenantId, (tx) =>
+      store.listRequests(tx, tenantId, filter, page.limit + 1, after),
+    );
+    const { rows: shown, next } = pageOf(rows, page.limit, (row) => [row.createdAt.toISOString(), row.id]);
+    return { requests: shown.map(requestView), next_cursor: next };
   }
 
   async function audit(
@@ -176,10 +190,8 @@ export function createRequestService(deps: {
       });
     },
 
-    async listOwn(principal: Principal, limit: number): Promise<RequestView[]> {
-      return transactions.tenant(principal.tenantId, async (tx) =>
-        (await store.listRequests(tx, principal.tenantId, { userId: principal.userId }, limit)).map(requestView),
-      );
+    async listOwn(principal: Principal, page: PageQuery) {
+      return list(principal.tenantId, { userId: principal.userId }, page);
     },
 
     /** `POST /gdpr/requests/{id}/cancel`: only the subject, only while open; 409 once resolved. */
@@ -201,11 +213,9 @@ export function createRequestService(deps: {
     async adminList(
       principal: Principal,
       filter: { status?: RequestStatus | undefined; type?: RequestType | undefined },
-      limit: number,
-    ): Promise<RequestView[]> {
-      return transactions.tenant(principal.tenantId, async (tx) =>
-        (await store.listRequests(tx, principal.tenantId, filter, limit)).map(requestView),
-      );
+      page: PageQuery,
+    ) {
+      return list(principal.tenantId, filter, page);
     },
 
     /** Identity confirmed: `pending` to `verified`. */

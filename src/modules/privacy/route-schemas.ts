@@ -18,7 +18,18 @@ export const DataClassSchema = literals(DATA_CLASSES);
 export const ConsentTypeSchema = Type.String({ pattern: CONSENT_TYPE_PATTERN, description: 'Purpose slug' });
 
 export const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 }));
-export const LimitQuery = Type.Object({ limit: Limit });
+export const Cursor = Type.Optional(
+  Type.String({ maxLength: 512, description: 'The `next_cursor` of the previous page: the rows after it' }),
+);
+export const PageQuerySchema = Type.Object({ limit: Limit, cursor: Cursor });
+export const NextCursor = Type.Union([Type.String(), Type.Null()], {
+  description: 'Pass as `cursor` for the next page; null on the last one',
+});
+/** The page a list route asks its service for (100 rows unless `limit` says otherwise). */
+export const pageQuery = (query: { limit?: number | undefined; cursor?: string | undefined }) => ({
+  limit: query.limit ?? 100,
+  cursor: query.cursor,
+});
 
 /** A path id that cannot be a request id is an unknown request (404), never a database error. */
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

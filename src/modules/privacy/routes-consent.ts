@@ -6,9 +6,12 @@ import {
   ConsentHistorySchema,
   ConsentSchema,
   ConsentTypeSchema,
+  Cursor,
   errors,
   Limit,
-  LimitQuery,
+  NextCursor,
+  PageQuerySchema,
+  pageQuery,
   Uuid,
 } from './route-schemas.js';
 
@@ -24,13 +27,14 @@ const AdminQuery = Type.Object({
   user_id: Type.Optional(Uuid),
   consent_type: Type.Optional(ConsentTypeSchema),
   limit: Limit,
+  cursor: Cursor,
 });
 const withUser = <T extends ReturnType<typeof Type.Object>>(schema: T) =>
   Type.Intersect([Type.Object({ user_id: Uuid }), schema]);
 
 /** Part A 4.10 consent ledger: the caller's own consents, and the owner's tenant-wide review. */
 export function registerConsentRoutes(app: FastifyInstance, consent: ConsentService): void {
-  app.get<{ Querystring: Static<typeof LimitQuery> }>(
+  app.get<{ Querystring: Static<typeof PageQuerySchema> }>(
     '/api/v1/consent',
     {
       config: { auth: 'user' },
@@ -38,11 +42,14 @@ export function registerConsentRoutes(app: FastifyInstance, consent: ConsentServ
         tags,
         security,
         summary: 'The caller’s current consent state per purpose',
-        querystring: LimitQuery,
-        response: { 200: Type.Object({ consents: Type.Array(ConsentSchema) }), ...errors(401, 422) },
+        querystring: PageQuerySchema,
+        response: {
+          200: Type.Object({ consents: Type.Array(ConsentSchema), next_cursor: NextCursor }),
+          ...errors(401, 422),
+        },
       },
     },
-    async (request) => ({ consents: await consent.current(principalOf(request), request.query.limit ?? 100) }),
+    async (request) => consent.current(principalOf(request), pageQuery(request.query)),
   );
 
   for (const [verb, summary] of [
@@ -65,7 +72,7 @@ export function registerConsentRoutes(app: FastifyInstance, consent: ConsentServ
     );
   }
 
-  app.get<{ Querystring: Static<typeof LimitQuery> }>(
+  app.get<{ Querystring: Static<typeof PageQuerySchema> }>(
     '/api/v1/consent/history',
     {
       config: { auth: 'user' },
@@ -73,11 +80,14 @@ export function registerConsentRoutes(app: FastifyInstance, consent: ConsentServ
         tags,
         security,
         summary: 'The caller’s consent changes, newest first (append-only)',
-        querystring: LimitQuery,
-        response: { 200: Type.Object({ history: Type.Array(ConsentHistorySchema) }), ...errors(401, 422) },
+        querystring: PageQuerySchema,
+        response: {
+          200: Type.Object({ history: Type.Array(ConsentHistorySchema), next_cursor: NextCursor }),
+          ...errors(401, 422),
+        },
       },
     },
-    async (request) => ({ history: await consent.history(principalOf(request), request.query.limit ?? 100) }),
+    async (request) => consent.history(principalOf(request), pageQuery(request.query)),
   );
 
   app.get<{ Querystring: Static<typeof AdminQuery> }>(
@@ -89,13 +99,16 @@ export function registerConsentRoutes(app: FastifyInstance, consent: ConsentServ
         security,
         summary: 'Owner review: current consent state across the organization',
         querystring: AdminQuery,
-        response: { 200: Type.Object({ consents: Type.Array(withUser(ConsentSchema)) }), ...errors(401, 403, 422) },
+        response: {
+          200: Type.Object({ consents: Type.Array(withUser(ConsentSchema)), next_cursor: NextCursor }),
+          ...errors(401, 403, 422),
+        },
       },
     },
     async (request) => {
-      const { user_id, consent_type, limit } = request.query;
+      const { user_id, consent_type } = request.query;
       const filter = { userId: user_id?.toLowerCase(), consentType: consent_type };
-      return { consents: await consent.adminCurrent(principalOf(request), filter, limit ?? 100) };
+      return consent.adminCurrent(principalOf(request), filter, pageQuery(request.query));
     },
   );
 
@@ -109,15 +122,15 @@ export function registerConsentRoutes(app: FastifyInstance, consent: ConsentServ
         summary: 'Owner review: consent changes across the organization, newest first',
         querystring: AdminQuery,
         response: {
-          200: Type.Object({ history: Type.Array(withUser(ConsentHistorySchema)) }),
+          200: Type.Object({ history: Type.Array(withUser(ConsentHistorySchema)), next_cursor: NextCursor }),
           ...errors(401, 403, 422),
         },
       },
     },
     async (request) => {
-      const { user_id, consent_type, limit } = request.query;
+      const { user_id, consent_type } = request.query;
       const filter = { userId: user_id?.toLowerCase(), consentType: consent_type };
-      return { history: await consent.adminHistory(principalOf(request), filter, limit ?? 100) };
+      return consent.adminHistory(principalOf(request), filter, pageQuery(request.query));
     },
   );
 }

@@ -3,12 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
 import type { RequestService } from './requests.js';
 import {
+  Cursor,
   errors,
   IdParams,
   knownId,
   Limit,
-  LimitQuery,
+  NextCursor,
+  PageQuerySchema,
   PersonalDataSchema,
+  pageQuery,
   RequestSchema,
   RequestStatusSchema,
   RequestTypeSchema,
@@ -25,9 +28,10 @@ const AdminQuery = Type.Object({
   status: Type.Optional(RequestStatusSchema),
   type: Type.Optional(RequestTypeSchema),
   limit: Limit,
+  cursor: Cursor,
 });
 const RejectBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S' }) });
-const RequestList = Type.Object({ requests: Type.Array(RequestSchema) });
+const RequestList = Type.Object({ requests: Type.Array(RequestSchema), next_cursor: NextCursor });
 const ProcessOutcome = Type.Object({
   request: RequestSchema,
   data: Type.Union([PersonalDataSchema, Type.Null()], { description: 'The export, for access and export requests' }),
@@ -73,7 +77,7 @@ export function registerRequestRoutes(app: FastifyInstance, requests: RequestSer
     },
   );
 
-  app.get<{ Querystring: Static<typeof LimitQuery> }>(
+  app.get<{ Querystring: Static<typeof PageQuerySchema> }>(
     '/api/v1/gdpr/requests',
     {
       config: { auth: 'user' },
@@ -81,11 +85,11 @@ export function registerRequestRoutes(app: FastifyInstance, requests: RequestSer
         tags,
         security,
         summary: 'The caller’s data-subject requests, newest first',
-        querystring: LimitQuery,
+        querystring: PageQuerySchema,
         response: { 200: RequestList, ...errors(401, 422) },
       },
     },
-    async (request) => ({ requests: await requests.listOwn(principalOf(request), request.query.limit ?? 100) }),
+    async (request) => requests.listOwn(principalOf(request), pageQuery(request.query)),
   );
 
   app.post<IdRequest>(
@@ -116,8 +120,8 @@ export function registerRequestRoutes(app: FastifyInstance, requests: RequestSer
       },
     },
     async (request) => {
-      const { status, type, limit } = request.query;
-      return { requests: await requests.adminList(principalOf(request), { status, type }, limit ?? 100) };
+      const { status, type } = request.query;
+      return requests.adminList(principalOf(request), { status, type }, pageQuery(request.query));
     },
   );
 
