@@ -292,6 +292,33 @@ describe('retries, dead letter, disabling and replay', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('counts a 3xx as delivered without following it; a receiver that never answers is a timeout after 10 s', async () => {
+    const { token } = await owner();
+    receiver.respond('/d-redirect', (_delivery, response) => {
+      response.writeHead(302, { location: '/d-redirect-target' }).end();
+    });
+    const redirected = await endpoint(token, '/d-redirect');
+    const hanging: Array<() => void> = [];
+    receiver.respond('/d-hang', (_delivery, response) => {
+      hanging.push(() => response.destroy());
+    });
+    const silent = await endpoint(token, '/d-hang');
+    await emitEvent(token);
+    const started = performance.now();
+    await runWorker();
+    const waited = performance.now() - started;
+    hanging.forEach((release) => release());
+    expect((await deliveries(token, redirected.id))[0]).toMatchObject({ status: 'delivered', last_status_code: 302 });
+    expect(receiver.on('/d-redirect-target')).toHaveLength(0);
+    expect((await deliveries(token, silent.id))[0]).toMatchObject({
+      status: 'retrying',
+      attempts: 1,
+      last_status_code: null,
+      last_error: 'timeout',
+    });
+    expect(waited).toBeGreaterThanOrEqual(9_500);
+  });
+
   it('a worker that stopped during the 8th attempt leaves the delivery dead-lettered, never tried a 9th time', async () => {
     const { token } = await owner();
     receiver.respond('/d-interrupted', 503);
