@@ -143,6 +143,29 @@ describe('API key lifecycle', () => {
     expect((await call(key)).status).toBe(200);
   });
 
+  it('refuses a key whose check does not hold before any database look-up; a well-formed one is looked up', async () => {
+    const { token } = await owner();
+    const key = (await createKey(token, { label: 'checked', scopes: ['tenant:manage'] })).body.key as string;
+    const transactions = svc.deps.transactions;
+    const original = transactions.systemRead;
+    let lookups = 0;
+    transactions.systemRead = (work) => {
+      lookups++;
+      return original(work);
+    };
+    try {
+      const wrongCheck = key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
+      for (const malformed of [wrongCheck, 'svc_test_short', key.replace('svc_test_', 'svc_live_')]) {
+        expect((await request(api('/tenants/api-keys'), { token: malformed })).status).toBe(401);
+      }
+      expect(lookups).toBe(0);
+      expect((await request(api('/tenants/api-keys'), { token: issueKey('test').plaintext })).status).toBe(401);
+      expect(lookups).toBeGreaterThan(0);
+    } finally {
+      transactions.systemRead = original;
+    }
+  });
+
   it('bounds scopes by the creator: 403 beyond them, an unknown permission included', async () => {
     const { token } = await owner();
     const unknown = await createKey(token, { label: 'x', scopes: ['tenant:manage', 'no:such'] });
