@@ -307,7 +307,7 @@ describe('retries, dead letter, disabling and replay', () => {
     const started = performance.now();
     await runWorker();
     const waited = performance.now() - started;
-    hanging.forEach((release) => release());
+    for (const release of hanging) release();
     expect((await deliveries(token, redirected.id))[0]).toMatchObject({ status: 'delivered', last_status_code: 302 });
     expect(receiver.on('/d-redirect-target')).toHaveLength(0);
     expect((await deliveries(token, silent.id))[0]).toMatchObject({
