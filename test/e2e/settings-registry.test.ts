@@ -189,6 +189,25 @@ describe('GET /tenants/config/{key}/history', () => {
     const empty = await request(api('/tenants/config/auth.social_login_enabled/history'), { token });
     expect(empty.body).toEqual([]);
   });
+
+  it('is append-only in the database: the service role cannot change or remove a row of it', async () => {
+    const { token, tenantId } = await signUpOwner(svc.url, 'settings');
+    await patch(token, 'autonomy.level_contain_source', 'recommend');
+    for (const statement of [
+      sql`update tenant_setting_history set new_value = '"manual"'::jsonb`,
+      sql`delete from tenant_setting_history`,
+    ]) {
+      const refused = await svc.deps.transactions
+        .tenant(tenantId, (tx) => tx.execute(statement))
+        .then(
+          () => undefined,
+          (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
+        );
+      expect(refused).toMatch(/permission denied/);
+    }
+    const res = await request(api('/tenants/config/autonomy.level_contain_source/history'), { token });
+    expect(res.body.map((row: { new_value: string }) => row.new_value)).toEqual(['recommend']);
+  });
 });
 
 describe('legacy GET|PATCH /tenants/settings', () => {

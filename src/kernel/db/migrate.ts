@@ -66,6 +66,17 @@ async function ensureTenantIsolation(tx: Tx, schema: string): Promise<void> {
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA "${schema}" TO ${APP_ROLE}`,
     `REVOKE ALL ON "${schema}".svc_migrations FROM ${APP_ROLE}`,
   ]);
+  // Tables a migration marks append-only (a comment starting "append-only"): the app role adds rows, never
+  // changes or removes them. Rows still go with their organization (foreign-key cascades run as the owner).
+  const appendOnly = await rows<{ relname: string }>(
+    tx,
+    sql`select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind = 'r' and obj_description(c.oid, 'pg_class') like 'append-only%'`,
+  );
+  await execEach(
+    tx,
+    appendOnly.map(({ relname }) => `REVOKE UPDATE, DELETE, TRUNCATE ON "${schema}"."${relname}" FROM ${APP_ROLE}`),
+  );
   const tables = await rows<{ table_name: string }>(
     tx,
     sql`select c.table_name from information_schema.columns c
