@@ -14,7 +14,7 @@ export interface PageQuery {
   cursor?: string | undefined;
 }
 
-export function encodeCursor(key: CursorKey): string {
+function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 

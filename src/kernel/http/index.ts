@@ -1,4 +1,4 @@
-export { type CursorKey, decodeCursor, encodeCursor, type PageQuery, pageOf } from './cursor.js';
+export { type CursorKey, decodeCursor, type PageQuery, pageOf } from './cursor.js';
 export {
   badRequest,
   conflict,

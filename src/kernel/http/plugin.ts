@@ -28,7 +28,7 @@ export function describeValidation(issues: ValidationIssue[], context: string | 
 }
 
 /** How long closing the app waits for handlers still running after their connection closed. */
-export const DRAIN_TIMEOUT_MS = 30_000;
+const DRAIN_TIMEOUT_MS = 30_000;
 
 /**
  * A handler goes on when its client goes away (its transaction, its mail): closing the server waits for the
