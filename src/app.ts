@@ -43,6 +43,7 @@ import {
   type EarlyAccessService,
   registerEarlyAccessRoutes,
 } from './modules/early-access/index.js';
+import { createMagicLinkService, type MagicLinkService, registerMagicLinkRoutes } from './modules/magic-link/index.js';
 import {
   createMembersService,
   type MembersService,
@@ -50,7 +51,9 @@ import {
   registerMemberRoutes,
 } from './modules/members/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
+import { createMfaService, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
+import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
 import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
 import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
@@ -82,6 +85,10 @@ export interface Deps {
   authState: AuthStateListener;
   sessionStateCache: SessionStateCache;
   accounts: AccountService;
+  /** TOTP second factor; its `signIn` finishes every first factor (Part A 4.2). */
+  mfa: MfaService;
+  passkeys: PasskeyService;
+  magicLinks: MagicLinkService;
   /** RFC 9449 proof verifier with its replay cache (Redis when configured). */
   dpop: DpopVerifier;
   earlyAccess: EarlyAccessService;
@@ -174,11 +181,15 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const apiKeys = await createApiKeys({ svcEnv: config.env, authState, transactions, events, clock, personalData });
     closers.push(() => apiKeys.close());
     const webhooks = createWebhooks({ transactions, clock, egress, limiter, secretKey: resolveSecretKey(config) });
+    const mfa = createMfaService({
+      ...{ config, transactions, sessions, events, clock, limiter, mailer, personalData, logger },
+    });
     const accounts = createAccountService({
       config,
       transactions,
       organizations,
       sessions,
+      signIn: mfa.signIn,
       events,
       limiter,
       clock,
@@ -194,6 +205,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       keyPrefix: options.limiterPrefix ?? 'svc',
     });
     closers.push(() => dpop.close());
+    const passkeys = createPasskeyService({
+      ...{ config, transactions, events, clock, limiter, personalData, accounts },
+      signIn: mfa.signIn,
+    });
+    const magicLinks = createMagicLinkService({
+      ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger },
+      signIn: mfa.signIn,
+    });
     const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });
     const members = createMembersService({
       baseUrl: config.baseUrl,
@@ -224,6 +243,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       authState,
       sessionStateCache,
       accounts,
+      mfa,
+      passkeys,
+      magicLinks,
       dpop,
       earlyAccess,
       apiKeys,
@@ -286,6 +308,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
   registerAccountRoutes(app, { accounts: deps.accounts, sessions: deps.sessions, dpop: deps.dpop });
+  registerMfaRoutes(app, { mfa: deps.mfa, dpop: deps.dpop });
+  registerPasskeyRoutes(app, { passkeys: deps.passkeys, dpop: deps.dpop });
+  registerMagicLinkRoutes(app, { magicLinks: deps.magicLinks, dpop: deps.dpop });
   registerEarlyAccessRoutes(app, { earlyAccess: deps.earlyAccess });
   registerMemberRoutes(app, { members: deps.members });
   registerSettingsRoutes(app, { settings: deps.settings });

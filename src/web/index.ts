@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountService } from '../modules/accounts/index.js';
 import type { EarlyAccessService } from '../modules/early-access/index.js';
+import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MembersService } from '../modules/members/index.js';
+import type { MfaService } from '../modules/mfa/index.js';
+import type { PasskeyService } from '../modules/passkeys/index.js';
 import { createCsrf } from './csrf.js';
 import { registerEarlyAccessConfirmPage } from './early-access-confirm-page.js';
 import { registerInvitePage } from './invite-page.js';
+import { registerMagicLinkPage } from './magic-link-page.js';
+import { registerPasskeysPage } from './passkeys-page.js';
 import { registerResetPasswordPage } from './reset-password-page.js';
 import { registerVerifyEmailPage } from './verify-email-page.js';
 
@@ -15,6 +20,9 @@ export interface WebDeps {
   accounts: AccountService;
   members: MembersService;
   earlyAccess: EarlyAccessService;
+  mfa: MfaService;
+  passkeys: PasskeyService;
+  magicLinks: MagicLinkService;
 }
 
 /**
@@ -27,4 +35,6 @@ export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
   registerResetPasswordPage(app, { accounts: deps.accounts, csrf });
   registerInvitePage(app, { members: deps.members, csrf });
   registerEarlyAccessConfirmPage(app, { earlyAccess: deps.earlyAccess, csrf });
+  registerMagicLinkPage(app, { magicLinks: deps.magicLinks, mfa: deps.mfa, csrf });
+  registerPasskeysPage(app, { config: deps.config });
 }

@@ -72,12 +72,19 @@ export interface TestService {
  */
 export async function startService(
   env: Record<string, string> = {},
-  options: { baseUrlIsListenAddress?: boolean } = {},
+  options: {
+    baseUrlIsListenAddress?: boolean;
+    /**
+     * BASE_URL names the listening port under this host name (the service still listens on 127.0.0.1).
+     * WebAuthn needs an RP ID that is a domain, so passkey pages run as `http://localhost:<port>`.
+     */
+    baseUrlHost?: string;
+  } = {},
 ): Promise<TestService> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   // Mailed links must open in a real browser: BASE_URL is then the address the service really listens on.
-  const port = options.baseUrlIsListenAddress ? await freePort() : 0;
-  if (port) env = { ...env, BASE_URL: `http://127.0.0.1:${port}` };
+  const port = options.baseUrlIsListenAddress || options.baseUrlHost ? await freePort() : 0;
+  if (port) env = { ...env, BASE_URL: `http://${options.baseUrlHost ?? '127.0.0.1'}:${port}` };
   const config = loadConfig({
     SVC_ENV: 'test',
     SECRET_KEY: randomBytes(32).toString('hex'),

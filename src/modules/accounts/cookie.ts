@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenPair } from './sessions.js';
+import { isMfaRequired, type SignInResult, type TokenPair } from './sessions.js';
 
 /** Part A 4.1 cookie transport: the refresh token travels only in this cookie, scoped to the auth paths. */
 export const REFRESH_COOKIE = 'svc_refresh';
@@ -27,4 +27,9 @@ export function deliverPair(reply: FastifyReply, pair: TokenPair, useCookie: boo
     ...(pair.refresh_expires_in ? { maxAge: pair.refresh_expires_in } : {}),
   });
   return { ...pair, refresh_token: null };
+}
+
+/** A sign-in's answer: an MFA challenge as it is, a token pair as `deliverPair` shapes it. */
+export function deliverSignIn(reply: FastifyReply, result: SignInResult, useCookie: boolean | undefined) {
+  return isMfaRequired(result) ? result : deliverPair(reply, result, useCookie);
 }

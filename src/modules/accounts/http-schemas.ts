@@ -10,5 +10,18 @@ export const TokenPairSchema = Type.Object(
   { $id: 'TokenPair' },
 );
 
+export const MfaRequiredSchema = Type.Object(
+  {
+    mfa_required: Type.Literal(true),
+    mfa_token: Type.String({
+      description: 'Single use, about 5 minutes, 5 code attempts: send to POST /mfa/challenge',
+    }),
+  },
+  { $id: 'MfaRequired' },
+);
+
+/** A sign-in's answer: the token pair, or the MFA challenge when the account has TOTP enrolled. */
+export const SignInResultSchema = Type.Union([Type.Ref(TokenPairSchema), Type.Ref(MfaRequiredSchema)]);
+
 export const Problem = Type.Object({ detail: Type.String() }, { $id: 'Problem' });
 export const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, Type.Ref(Problem)]));

@@ -1,8 +1,19 @@
-export { deliverPair } from './cookie.js';
-export { TokenPairSchema } from './http-schemas.js';
+export { deliverPair, deliverSignIn } from './cookie.js';
+export { errors, MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 export { assertStrongPassword, passwordWeakness } from './password-policy.js';
+export { accountKeptElsewhere } from './personal-data.js';
 export { createUserTokenResolver } from './resolver.js';
 export { registerAccountRoutes } from './routes.js';
-export { type AccountService, createAccountService } from './service.js';
+export { type AccountService, createAccountService, type RequestContext } from './service.js';
 export { createSessionStateCache, type SessionStateCache } from './session-state-cache.js';
-export { createSessionService, type SessionService, type TokenPair } from './sessions.js';
+export {
+  createSessionService,
+  isMfaRequired,
+  type MfaRequired,
+  type NewSession,
+  type SessionService,
+  type SignIn,
+  type SignInResult,
+  type TokenPair,
+} from './sessions.js';
+export { signInContext, signInProofKey } from './sign-in-context.js';

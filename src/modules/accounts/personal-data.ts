@@ -56,3 +56,11 @@ export function accountPersonalData(deps: { clock: Clock }): PersonalDataContrib
     },
   };
 }
+
+/**
+ * Whether an account keeps a membership in another organization: its global records (the account itself,
+ * its second factors and passkeys) are erased only with its last membership.
+ */
+export async function accountKeptElsewhere(tx: Tx, userId: string, tenantId: string): Promise<boolean> {
+  return (await store.membershipsElsewhere(tx, userId, tenantId)) > 0;
+}

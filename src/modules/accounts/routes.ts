@@ -1,12 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DpopError, type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
-import { badRequest, HttpError } from '../../kernel/http/index.js';
-import { clearRefreshCookie, deliverPair, refreshCookieOf } from './cookie.js';
-import { errors, Problem, TokenPairSchema } from './http-schemas.js';
+import { HttpError } from '../../kernel/http/index.js';
+import { clearRefreshCookie, deliverPair, deliverSignIn, refreshCookieOf } from './cookie.js';
+import { errors, MfaRequiredSchema, Problem, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 import { registerMeRoutes } from './me-routes.js';
 import type { AccountService } from './service.js';
 import type { SessionService } from './sessions.js';
+import { signInContext } from './sign-in-context.js';
 
 const Email = Type.String({ format: 'email', maxLength: 320, description: 'Email address' });
 const Password = Type.String({
@@ -58,27 +59,9 @@ export function registerAccountRoutes(
   const { accounts, sessions, dpop } = deps;
   app.addSchema(Problem);
   app.addSchema(TokenPairSchema);
+  app.addSchema(MfaRequiredSchema);
 
-  /** Part A 5.4: a proof on a sign-in binds the tokens to its key; a broken proof is refused, never ignored. */
-  async function proofKey(request: FastifyRequest): Promise<string | undefined> {
-    if (request.headers.dpop === undefined) return undefined;
-    try {
-      const { jkt } = await dpop.verify({
-        proof: request.headers.dpop,
-        method: request.method,
-        url: dpop.urlOf(request.url),
-      });
-      return jkt;
-    } catch (error) {
-      if (error instanceof DpopError) throw badRequest(`Invalid DPoP proof: ${error.message}`);
-      throw error;
-    }
-  }
-  const context = async (request: FastifyRequest) => ({
-    ip: request.ip,
-    userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : undefined,
-    dpopJkt: await proofKey(request),
-  });
+  const context = (request: FastifyRequest) => signInContext(request, dpop);
   const tokenRoute = (summary: string, body: ReturnType<typeof Type.Object>, codes: number[], status = 200) => ({
     config: { auth: 'public' as const },
     schema: {
@@ -118,11 +101,23 @@ export function registerAccountRoutes(
 
   app.post<{ Body: Static<typeof LogInBody> }>(
     '/api/v1/auth/login',
-    tokenRoute('Sign in with email and password', LogInBody, [400, 401, 403, 422, 429]),
+    {
+      config: { auth: 'public' as const },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign in with email and password',
+        description:
+          'Answers a token pair, or `{mfa_required: true, mfa_token}` when the account has TOTP enrolled: complete ' +
+          'it with `POST /mfa/challenge`. 403 when the organization requires SSO (owners pass as break-glass).',
+        headers: dpopHeader,
+        body: LogInBody,
+        response: { 200: SignInResultSchema, ...errors(400, 401, 403, 422, 429) },
+      },
+    },
     async (request, reply) => {
       const { email, password, tenant_slug, use_cookie } = request.body;
-      const tokens = await accounts.logIn({ email, password, tenantSlug: tenant_slug }, await context(request));
-      return deliverPair(reply, tokens, use_cookie);
+      const result = await accounts.logIn({ email, password, tenantSlug: tenant_slug }, await context(request));
+      return deliverSignIn(reply, result, use_cookie);
     },
   );
 

@@ -207,6 +207,25 @@ export function createSelfService(deps: {
      * Part A 4.1 `POST /auth/change-password`: a fresh pair in a new session, every other token refused
      * (epoch bump). 400 when the new password is weak or the same, or the current one is wrong.
      */
+    /**
+     * Re-proves the signed-in person before a sensitive change (removing a passkey). Answers whether the account
+     * has a password at all; when it has one, a missing or wrong `password` is 400, counted on the budget of
+     * failed password changes (429 once spent).
+     */
+    async confirmPassword(principal: Principal, password: string | undefined): Promise<{ hasPassword: boolean }> {
+      const me = self(principal);
+      const user = await transactions.tenant(me.tenantId, (tx) => store.userById(tx, me.userId));
+      if (!user) throw new HttpError(401, 'Not authenticated');
+      if (!user.passwordHash) return { hasPassword: false };
+      const budget = await limiter.peek(CHANGE_PASSWORD_FAILURES, me.userId);
+      if (!budget.allowed) throw throttled(budget);
+      if (password === undefined || !(await verifyPassword(user.passwordHash, password))) {
+        await limiter.consume(CHANGE_PASSWORD_FAILURES, me.userId);
+        throw badRequest('Password is incorrect');
+      }
+      return { hasPassword: true };
+    },
+
     async changePassword(
       principal: Principal,
       input: { currentPassword: string; newPassword: string },

@@ -15,7 +15,7 @@ import { createAccountLinks } from './account-links.js';
 import { assertStrongPassword } from './password-policy.js';
 import { accountPersonalData } from './personal-data.js';
 import { createSelfService } from './self-service.js';
-import type { SessionService, TokenPair } from './sessions.js';
+import type { SessionService, SignIn, SignInResult, TokenPair } from './sessions.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
 
@@ -64,6 +64,8 @@ export function createAccountService(deps: {
   transactions: Transactions;
   organizations: OrganizationService;
   sessions: SessionService;
+  /** Finishes a verified first factor: tokens, or an MFA challenge when TOTP is enrolled. */
+  signIn: SignIn;
   events: Events;
   limiter: Limiter;
   clock: Clock;
@@ -178,7 +180,7 @@ export function createAccountService(deps: {
     async logIn(
       input: { email: string; password: string; tenantSlug: string },
       context: RequestContext,
-    ): Promise<TokenPair> {
+    ): Promise<SignInResult> {
       const accountKey = `${input.tenantSlug.toLowerCase()}:${emailKeyOf(input.email)}`;
       const [byIp, byAccount] = await Promise.all([
         limiter.peek(LOGIN_FAILURES_PER_IP, context.ip),
@@ -216,16 +218,8 @@ export function createAccountService(deps: {
         throw forbidden('This organization requires single sign-on');
       }
       await limiter.reset(LOGIN_FAILURES_PER_ACCOUNT, accountKey);
-      return transactions.tenant(subject.tenantId, async (tx) => {
-        await events.emit(tx, {
-          tenantId: subject.tenantId,
-          actor: { id: subject.userId, type: 'human' },
-          category: 'auth',
-          action: 'user.logged_in',
-          subjectUserId: subject.userId,
-          data: { user_id: subject.userId, method: 'pwd' },
-        });
-        const { tokens } = await sessions.start(tx, {
+      return transactions.tenant(subject.tenantId, (tx) =>
+        deps.signIn(tx, {
           tenantId: subject.tenantId,
           userId: subject.userId,
           population: subject.population as Population,
@@ -233,9 +227,8 @@ export function createAccountService(deps: {
           amr: ['pwd'],
           userAgent: context.userAgent,
           dpopJkt: context.dpopJkt,
-        });
-        return tokens;
-      });
+        }),
+      );
     },
 
     /**

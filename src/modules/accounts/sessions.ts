@@ -30,6 +30,25 @@ export interface NewSession {
   dpopJkt?: string | undefined;
 }
 
+/** Part A 4.1 and 4.2: a first factor verified for an account with TOTP enrolled answers this instead of tokens. */
+export interface MfaRequired {
+  mfa_required: true;
+  mfa_token: string;
+}
+
+/** What a sign-in answers: a token pair, or the MFA challenge to complete with `POST /mfa/challenge`. */
+export type SignInResult = TokenPair | MfaRequired;
+
+export const isMfaRequired = (result: SignInResult): result is MfaRequired => 'mfa_required' in result;
+
+/**
+ * Finishes a verified first factor inside the caller's tenant transaction: starts the session, or, when the
+ * account has TOTP enrolled, issues an MFA challenge that starts it later (Part A 4.2). `multiFactor` marks a
+ * first factor that already counts as two (a user-verified passkey); nothing else skips an enrolled factor.
+ * The MFA module provides it; every sign-in method (password, magic link, passkey, social, SSO) calls it.
+ */
+export type SignIn = (tx: Tx, firstFactor: NewSession, options?: { multiFactor?: boolean }) => Promise<SignInResult>;
+
 export interface IssuedSession {
   sessionId: string;
   tokens: TokenPair;

@@ -1,0 +1,2 @@
+export { registerMfaRoutes } from './routes.js';
+export { createMfaService, type MfaService } from './service.js';

@@ -1,0 +1,345 @@
+import type { Config } from '../../config.js';
+import type { Principal } from '../../kernel/auth/index.js';
+import { addMs, type Clock, minutes } from '../../kernel/clock.js';
+import { open, randomSecret, seal, sha256Hex } from '../../kernel/crypto/index.js';
+import { afterCommit, type Transactions, type Tx } from '../../kernel/db/index.js';
+import type { Events } from '../../kernel/events/index.js';
+import { badRequest, conflict, HttpError, unauthorized } from '../../kernel/http/index.js';
+import { newId } from '../../kernel/ids.js';
+import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
+import type { Mailer } from '../../kernel/mail/index.js';
+import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
+import type { RequestContext, SessionService, SignIn, TokenPair } from '../accounts/index.js';
+import { isTotpCode, newRecoveryCodes, newTotpSecret, provisioningUri, recoveryCodeHash, totpStep } from './codes.js';
+import { mfaPersonalData } from './personal-data.js';
+import * as store from './store.js';
+
+/** Part A 8: an MFA challenge is single use, takes 5 code attempts and lives about 5 minutes. */
+export const CHALLENGE_ATTEMPTS = 5;
+export const CHALLENGE_LIFETIME = minutes(5);
+/**
+ * Wrong codes per account across challenges and self-service calls: a stolen password (or access token) buys
+ * a few guesses at a 6-digit code, not a million.
+ */
+export const MFA_CODE_FAILURES: LimitPolicy = { name: 'mfa-code-failures', points: 10, durationSeconds: 900 };
+
+const INVALID_CHALLENGE = 'Invalid or expired MFA challenge';
+const WRONG_CODE = 'Invalid code';
+
+export interface MfaStatus {
+  enabled: boolean;
+  enrollment_pending: boolean;
+  enabled_at: string | null;
+  recovery_codes_remaining: number;
+}
+
+type ChallengeOutcome =
+  | { kind: 'tokens'; tokens: TokenPair }
+  | { kind: 'invalid' }
+  | { kind: 'wrong-code'; userId: string }
+  | { kind: 'other-key' };
+
+export function createMfaService(deps: {
+  config: Config;
+  transactions: Transactions;
+  sessions: SessionService;
+  events: Events;
+  clock: Clock;
+  limiter: Limiter;
+  mailer: Mailer;
+  personalData: PersonalDataRegistry;
+  logger: { warn(obj: object, msg: string): void };
+}) {
+  const { config, transactions, sessions, events, clock, limiter } = deps;
+  deps.personalData.add(mfaPersonalData());
+  const issuer = new URL(config.baseUrl).hostname;
+
+  /** Part A 4.2: every MFA route answers 503 while MFA_ENCRYPTION_KEY is not provisioned. */
+  function key(): Buffer {
+    if (!config.mfaEncryptionKey) {
+      throw new HttpError(503, 'MFA is unavailable: MFA_ENCRYPTION_KEY is not provisioned');
+    }
+    return config.mfaEncryptionKey;
+  }
+  // Bound to the account, so a sealed secret copied onto another account's row does not open.
+  const sealContext = (userId: string) => `mfa-totp:${userId}`;
+
+  /**
+   * A TOTP code (accepted once: its step must be later than the last accepted one) or an unspent recovery
+   * code. Spends what it accepts.
+   */
+  async function acceptCode(tx: Tx, factor: store.Factor, code: string): Promise<'totp' | 'recovery' | undefined> {
+    const trimmed = code.trim();
+    if (isTotpCode(trimmed)) {
+      const step = totpStep(open(key(), factor.secretSealed, sealContext(factor.userId)), trimmed, clock.now());
+      return step !== undefined && (await store.acceptStep(tx, factor.userId, step)) ? 'totp' : undefined;
+    }
+    if (!factor.enabledAt) return undefined;
+    const spent = await store.spendRecoveryCode(tx, factor.userId, recoveryCodeHash(trimmed), clock.now());
+    return spent ? 'recovery' : undefined;
+  }
+
+  async function checkBudget(userId: string): Promise<void> {
+    const budget = await limiter.peek(MFA_CODE_FAILURES, userId);
+    if (!budget.allowed) throw throttled(budget);
+  }
+  const countFailure = (userId: string) => limiter.consume(MFA_CODE_FAILURES, userId);
+
+  const emit = (tx: Tx, me: { tenantId: string; userId: string }, action: string, data: object = {}) =>
+    events.emit(tx, {
+      tenantId: me.tenantId,
+      actor: { id: me.userId, type: 'human' },
+      category: 'security',
+      action,
+      severity: action === 'mfa.disabled' ? 'warn' : 'info',
+      subjectUserId: me.userId,
+      data: { user_id: me.userId, ...data },
+    });
+
+  /**
+   * Tells the account's owner of a change to their second factor, after commit: someone holding only their
+   * password and a session must not be able to weaken the account unnoticed.
+   */
+  async function notify(tx: Tx, userId: string, subject: string, change: string): Promise<void> {
+    const to = await store.emailOf(tx, userId);
+    if (!to) return;
+    const text =
+      `${change}\n\nWhen: ${clock.now().toISOString()}\n\n` +
+      `If this was not you, change your password at ${config.baseUrl} and sign out everywhere at once.\n`;
+    afterCommit(tx, () => {
+      void deps.mailer.send({ to, subject, text }).catch((error: Error) => {
+        deps.logger.warn({ err: error.message }, 'MFA notification not delivered');
+      });
+    });
+  }
+
+  function self(principal: Principal) {
+    if (!principal.userId) throw unauthorized();
+    return { tenantId: principal.tenantId, userId: principal.userId };
+  }
+
+  /**
+   * Runs a self-service change that needs a correct code of an enabled factor (disable, regenerate). A wrong
+   * code changes nothing but the failure budget (400, 429 once spent).
+   */
+  async function withEnabledFactorCode<T>(
+    principal: Principal,
+    code: string,
+    work: (tx: Tx, me: { tenantId: string; userId: string }, used: 'totp' | 'recovery') => Promise<T>,
+  ): Promise<T> {
+    key();
+    const me = self(principal);
+    await checkBudget(me.userId);
+    const outcome = await transactions.tenant(me.tenantId, async (tx) => {
+      const factor = await store.factorOf(tx, me.userId);
+      if (!factor?.enabledAt) throw conflict('MFA is not enabled');
+      const used = await acceptCode(tx, factor, code);
+      if (!used) return { wrong: true as const };
+      return { wrong: false as const, value: await work(tx, me, used) };
+    });
+    if (outcome.wrong) {
+      await countFailure(me.userId);
+      throw badRequest(WRONG_CODE);
+    }
+    return outcome.value;
+  }
+
+  async function status(q: Tx, userId: string): Promise<MfaStatus> {
+    const factor = await store.factorOf(q, userId);
+    return {
+      enabled: Boolean(factor?.enabledAt),
+      enrollment_pending: Boolean(factor && !factor.enabledAt),
+      enabled_at: factor?.enabledAt?.toISOString() ?? null,
+      recovery_codes_remaining: factor?.enabledAt ? await store.recoveryCodesLeft(q, userId) : 0,
+    };
+  }
+
+  /**
+   * Finishes every first factor (password, magic link, passkey, social, SSO): an account with TOTP enabled
+   * gets a challenge instead of tokens, unless the first factor already counts as two (Part A 4.2).
+   */
+  const signIn: SignIn = async (tx, firstFactor, options = {}) => {
+    if (!options.multiFactor && (await store.isEnabled(tx, firstFactor.userId))) {
+      const token = randomSecret();
+      const now = clock.now();
+      await store.insertChallenge(tx, {
+        id: newId(),
+        tenantId: firstFactor.tenantId,
+        userId: firstFactor.userId,
+        tokenHash: sha256Hex(token),
+        population: firstFactor.population,
+        epoch: firstFactor.epoch,
+        amr: firstFactor.amr,
+        userAgent: firstFactor.userAgent?.slice(0, 512) ?? null,
+        dpopJkt: firstFactor.dpopJkt ?? null,
+        createdAt: now,
+        expiresAt: addMs(now, CHALLENGE_LIFETIME),
+      });
+      return { mfa_required: true, mfa_token: token };
+    }
+    await events.emit(tx, {
+      tenantId: firstFactor.tenantId,
+      actor: { id: firstFactor.userId, type: 'human' },
+      category: 'auth',
+      action: 'user.logged_in',
+      subjectUserId: firstFactor.userId,
+      data: { user_id: firstFactor.userId, amr: firstFactor.amr },
+    });
+    return (await sessions.start(tx, firstFactor)).tokens;
+  };
+
+  return {
+    signIn,
+
+    /** Part A 4.2 `GET /mfa/status`. */
+    async status(principal: Principal): Promise<MfaStatus> {
+      key();
+      const me = self(principal);
+      return transactions.tenant(me.tenantId, (tx) => status(tx, me.userId));
+    },
+
+    /**
+     * Part A 4.2 `POST /mfa/setup`: a new secret, its provisioning URI and 8 recovery codes, shown once. The
+     * factor is enabled only by a correct code (`setup/verify`); 409 when one is enabled already.
+     */
+    async setup(principal: Principal) {
+      const sealKey = key();
+      const me = self(principal);
+      const secret = newTotpSecret();
+      const recoveryCodes = newRecoveryCodes();
+      const email = await transactions.tenant(me.tenantId, async (tx) => {
+        if (await store.isEnabled(tx, me.userId)) throw conflict('MFA is already enabled');
+        await store.startEnrollment(tx, {
+          userId: me.userId,
+          secretSealed: seal(sealKey, secret, sealContext(me.userId)),
+          codeHashes: recoveryCodes.map(recoveryCodeHash),
+          now: clock.now(),
+        });
+        await emit(tx, me, 'mfa.enrollment_started');
+        return store.emailOf(tx, me.userId);
+      });
+      return {
+        secret,
+        provisioning_uri: provisioningUri(secret, issuer, email ?? me.userId),
+        recovery_codes: recoveryCodes,
+      };
+    },
+
+    /** Part A 4.2 `POST /mfa/setup/verify`: the first correct code enables the pending factor. */
+    async verifySetup(principal: Principal, code: string): Promise<MfaStatus> {
+      key();
+      const me = self(principal);
+      await checkBudget(me.userId);
+      const outcome = await transactions.tenant(me.tenantId, async (tx) => {
+        const factor = await store.factorOf(tx, me.userId);
+        if (factor?.enabledAt) throw conflict('MFA is already enabled');
+        if (!factor) throw conflict('No MFA enrollment is pending: start one with POST /mfa/setup');
+        if (!isTotpCode(code.trim()) || !(await acceptCode(tx, factor, code))) return undefined;
+        if (!(await store.enable(tx, me.userId, clock.now()))) throw conflict('MFA is already enabled');
+        await emit(tx, me, 'mfa.enabled');
+        await notify(tx, me.userId, 'Two-step verification is on', 'Two-step verification (TOTP) was turned on.');
+        return status(tx, me.userId);
+      });
+      if (!outcome) {
+        await countFailure(me.userId);
+        throw badRequest(WRONG_CODE);
+      }
+      return outcome;
+    },
+
+    /** Part A 4.2 `POST /mfa/disable`: a correct TOTP or recovery code turns the factor off. */
+    async disable(principal: Principal, code: string): Promise<void> {
+      await withEnabledFactorCode(principal, code, async (tx, me, used) => {
+        await store.removeFactor(tx, me.userId);
+        await emit(tx, me, 'mfa.disabled', { with: used });
+        await notify(tx, me.userId, 'Two-step verification is off', 'Two-step verification (TOTP) was turned off.');
+      });
+    },
+
+    /** Part A 4.2 `POST /mfa/recovery-codes/regenerate`: 8 new codes, shown once; the old ones stop working. */
+    async regenerateRecoveryCodes(principal: Principal, code: string): Promise<{ recovery_codes: string[] }> {
+      const recoveryCodes = newRecoveryCodes();
+      await withEnabledFactorCode(principal, code, async (tx, me) => {
+        await store.replaceRecoveryCodes(tx, me.userId, recoveryCodes.map(recoveryCodeHash), clock.now());
+        await emit(tx, me, 'mfa.recovery_codes_regenerated');
+        await notify(
+          tx,
+          me.userId,
+          'New recovery codes',
+          'New recovery codes were made for two-step verification; the earlier ones no longer work.',
+        );
+      });
+      return { recovery_codes: recoveryCodes };
+    },
+
+    /**
+     * Part A 4.2 `POST /mfa/challenge`: a TOTP or recovery code completes the sign-in the challenge holds.
+     * 401 for an unknown, expired, spent or exhausted challenge; 400 for a wrong code, which uses one of the
+     * challenge's 5 attempts. The tokens bind to the request's DPoP key, or to the first factor's.
+     */
+    async completeChallenge(input: { mfaToken: string; code: string }, context: RequestContext): Promise<TokenPair> {
+      key();
+      const now = clock.now();
+      const outcome = await transactions.system(async (tx): Promise<ChallengeOutcome> => {
+        // System look-up by the token's hash (the organization is not known yet), then held to its tenant.
+        const challenge = await store.takeAttempt(tx, sha256Hex(input.mfaToken), now, CHALLENGE_ATTEMPTS);
+        if (!challenge) return { kind: 'invalid' };
+        await transactions.enterTenant(tx, challenge.tenantId);
+        const me = { tenantId: challenge.tenantId, userId: challenge.userId };
+        const dpopJkt = context.dpopJkt ?? challenge.dpopJkt ?? undefined;
+        if (challenge.dpopJkt && dpopJkt !== challenge.dpopJkt) return { kind: 'other-key' };
+        const factor = await store.factorOf(tx, challenge.userId);
+        const used =
+          factor?.enabledAt && (await limiter.peek(MFA_CODE_FAILURES, me.userId)).allowed
+            ? await acceptCode(tx, factor, input.code)
+            : undefined;
+        if (!used) {
+          if (challenge.attempts >= CHALLENGE_ATTEMPTS) await store.spendChallenge(tx, challenge.id, now);
+          await emit(tx, me, 'mfa.challenge_failed', { attempt: challenge.attempts });
+          return { kind: 'wrong-code', userId: challenge.userId };
+        }
+        await store.spendChallenge(tx, challenge.id, now);
+        if (used === 'recovery') {
+          await emit(tx, me, 'mfa.recovery_code_used');
+          const left = await store.recoveryCodesLeft(tx, me.userId);
+          await notify(
+            tx,
+            me.userId,
+            'A recovery code was used',
+            `A recovery code was used to sign in. ${left} of 8 remain; make new ones if you lost your authenticator.`,
+          );
+        }
+        const amr = [...challenge.amr.filter((method) => method !== 'mfa'), 'mfa'];
+        const tokens = await signIn(
+          tx,
+          {
+            tenantId: challenge.tenantId,
+            userId: challenge.userId,
+            population: challenge.population,
+            epoch: challenge.epoch,
+            amr,
+            userAgent: challenge.userAgent ?? context.userAgent,
+            dpopJkt,
+          },
+          { multiFactor: true },
+        );
+        return { kind: 'tokens', tokens: tokens as TokenPair };
+      });
+      switch (outcome.kind) {
+        case 'tokens':
+          return outcome.tokens;
+        case 'invalid':
+          throw unauthorized(INVALID_CHALLENGE);
+        case 'other-key':
+          throw badRequest('The DPoP proof must use the key the sign-in was proven with');
+        case 'wrong-code': {
+          const budget = await countFailure(outcome.userId);
+          if (!budget.allowed) throw throttled(budget);
+          throw badRequest(WRONG_CODE);
+        }
+      }
+    },
+  };
+}
+
+export type MfaService = ReturnType<typeof createMfaService>;

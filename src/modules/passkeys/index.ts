@@ -1,0 +1,2 @@
+export { registerPasskeyRoutes } from './routes.js';
+export { createPasskeyService, type PasskeyService } from './service.js';
