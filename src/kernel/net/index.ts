@@ -9,3 +9,4 @@ export {
   type EgressRequestOptions,
   type EgressResponse,
 } from './egress.js';
+export { assertOutboundUrl } from './outbound-url.js';

@@ -5,9 +5,9 @@ import { webhookEventTypes } from '../../kernel/events/index.js';
 import { conflict, notFound } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
 import { enforce, type Limiter, type LimitPolicy } from '../../kernel/limits/index.js';
-import type { Egress } from '../../kernel/net/index.js';
+import { assertOutboundUrl, type Egress } from '../../kernel/net/index.js';
 import { type SendOutcome, send } from './delivery.js';
-import { assertEndpointUrl, assertEventTypes, MAX_ENDPOINTS_PER_ORGANIZATION } from './rules.js';
+import { assertEventTypes, MAX_ENDPOINTS_PER_ORGANIZATION } from './rules.js';
 import { newEndpointSecret, openSecret, sealSecret } from './signing.js';
 import * as store from './store.js';
 
@@ -81,7 +81,7 @@ export function createWebhookService(deps: {
     },
 
     async register(principal: Principal, input: { url: string; description?: string; eventTypes: string[] }) {
-      const url = assertEndpointUrl(input.url);
+      const url = assertOutboundUrl(input.url);
       const eventTypes = assertEventTypes(input.eventTypes);
       return transactions.tenant(principal.tenantId, async (tx) => {
         await store.lockEndpointsOf(tx, principal.tenantId);
