@@ -52,6 +52,7 @@ import {
 } from './modules/members/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createMfaService, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
+import { createOAuthClients, type OAuthClients, registerOAuthClientRoutes } from './modules/oidc/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
@@ -94,6 +95,8 @@ export interface Deps {
   earlyAccess: EarlyAccessService;
   apiKeys: ApiKeys;
   webhooks: Webhooks;
+  /** OAuth clients and protected resources of each organization (the OpenID Provider's registry). */
+  oauthClients: OAuthClients;
   privacy: PrivacyService;
   close(): Promise<void>;
 }
@@ -181,6 +184,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const apiKeys = await createApiKeys({ svcEnv: config.env, authState, transactions, events, clock, personalData });
     closers.push(() => apiKeys.close());
     const webhooks = createWebhooks({ transactions, clock, egress, limiter, secretKey: resolveSecretKey(config) });
+    const oauthClients = createOAuthClients({ transactions, events, clock });
     const mfa = createMfaService({
       ...{ config, transactions, sessions, events, clock, limiter, mailer, personalData, logger },
     });
@@ -250,6 +254,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       earlyAccess,
       apiKeys,
       webhooks,
+      oauthClients,
       privacy,
       async close() {
         for (const close of closers.reverse()) await close();
@@ -317,6 +322,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerPricingRoutes(app, { pricing: deps.pricing });
   registerApiKeyRoutes(app, { apiKeys: deps.apiKeys.service });
   registerWebhookRoutes(app, { webhooks: deps.webhooks.service });
+  registerOAuthClientRoutes(app, { oauthClients: deps.oauthClients });
   registerPrivacyRoutes(app, { privacy: deps.privacy });
   registerWebPages(app, deps);
   await app.ready();
