@@ -17,3 +17,11 @@ export {
   type TokenPair,
 } from './sessions.js';
 export { signInContext, signInProofKey } from './sign-in-context.js';
+export {
+  assertSsoAllows,
+  mayUseAccount,
+  type SignInSubject,
+  SSO_REQUIRED,
+  signInSubject,
+  ssoBlocks,
+} from './sign-in-subject.js';

@@ -16,6 +16,7 @@ import { assertStrongPassword } from './password-policy.js';
 import { accountPersonalData } from './personal-data.js';
 import { createSelfService } from './self-service.js';
 import type { SessionService, SignIn, SignInResult, TokenPair } from './sessions.js';
+import { assertSsoAllows, mayUseAccount, signInSubject } from './sign-in-subject.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
 
@@ -187,7 +188,7 @@ export function createAccountService(deps: {
         limiter.peek(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
       ]);
       const subject = await transactions.systemRead((q) =>
-        store.signInSubject(q, input.tenantSlug.toLowerCase(), emailKeyOf(input.email)),
+        signInSubject(q, { tenantSlug: input.tenantSlug, emailKey: emailKeyOf(input.email) }),
       );
       if (!byIp.allowed || !byAccount.allowed) {
         // Not awaited either: a throttled known account must answer as fast as a throttled unknown one.
@@ -200,7 +201,7 @@ export function createAccountService(deps: {
         }
         throw throttled(byIp.allowed ? byAccount : byIp);
       }
-      const usable = subject?.passwordHash && subject.userStatus === 'active' && subject.membershipStatus === 'active';
+      const usable = mayUseAccount(subject) && subject.passwordHash;
       const verified = usable
         ? await verifyPassword(subject.passwordHash!, input.password)
         : await verifyNothing(input.password);
@@ -214,9 +215,7 @@ export function createAccountService(deps: {
         throw unauthorized(INVALID_CREDENTIALS);
       }
       // Checked only after the password verifies, so it reveals nothing to a guesser; owners pass (break-glass).
-      if (subject.ssoRequired && subject.role !== 'owner') {
-        throw forbidden('This organization requires single sign-on');
-      }
+      assertSsoAllows(subject);
       await limiter.reset(LOGIN_FAILURES_PER_ACCOUNT, accountKey);
       return transactions.tenant(subject.tenantId, (tx) =>
         deps.signIn(tx, {

@@ -12,27 +12,6 @@ export async function userByEmail(q: Queryable, emailKey: string): Promise<typeo
   return row;
 }
 
-/** Everything password sign-in needs, in one read: the organization, the account and its membership. */
-export async function signInSubject(q: Queryable, tenantSlug: string, emailKey: string) {
-  const [row] = await q
-    .select({
-      tenantId: tenants.id,
-      ssoRequired: tenants.ssoRequired,
-      userId: users.id,
-      passwordHash: users.passwordHash,
-      userStatus: users.status,
-      tokenEpoch: users.tokenEpoch,
-      role: memberships.role,
-      population: memberships.population,
-      membershipStatus: memberships.status,
-    })
-    .from(tenants)
-    .innerJoin(memberships, eq(memberships.tenantId, tenants.id))
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(tenants.slug, tenantSlug), eq(users.emailKey, emailKey)));
-  return row;
-}
-
 export async function insertSession(q: Queryable, row: typeof sessions.$inferInsert): Promise<void> {
   await q.insert(sessions).values(row);
 }

@@ -9,7 +9,15 @@ import { newId } from '../../kernel/ids.js';
 import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
-import type { RequestContext, SignIn, SignInResult } from '../accounts/index.js';
+import {
+  mayUseAccount,
+  type RequestContext,
+  type SignIn,
+  type SignInResult,
+  SSO_REQUIRED,
+  signInSubject,
+  ssoBlocks,
+} from '../accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { magicLinkPersonalData } from './personal-data.js';
 import * as store from './store.js';
@@ -26,8 +34,6 @@ export const MAGIC_LINK_PER_IP: LimitPolicy = { name: 'magic-link-ip', points: 3
 
 /** Part A 4.4: one answer for invalid, expired, used and superseded links, and for every later refusal. */
 export const INVALID_LINK = 'Invalid or expired link';
-/** As the password sign-in answers once its first factor verified (Part A 4.1); owners pass (break-glass). */
-export const SSO_REQUIRED = 'This organization requires single sign-on';
 
 const SETTING = 'auth.magic_link_enabled';
 
@@ -38,11 +44,6 @@ export interface MagicLinkSignIn {
   result: SignInResult;
   organization: { name: string; slug: string };
 }
-
-/** Only an active account with an active membership signs in (the password sign-in's conditions). */
-const usable = (subject: store.Subject) => subject.userStatus === 'active' && subject.membershipStatus === 'active';
-/** An organization that requires SSO admits other sign-in methods for its owners only (break-glass). */
-const ssoBlocks = (subject: store.Subject) => subject.ssoRequired && subject.role !== 'owner';
 
 export function createMagicLinkService(deps: {
   config: Config;
@@ -85,8 +86,8 @@ export function createMagicLinkService(deps: {
     if (!(await mayIssue(emailKey, slug, ip))) return;
     const mail = await transactions.system(async (tx) => {
       // System transaction: the organization is known only by its slug until this read finds it.
-      const subject = await store.subjectBySlug(tx, slug, emailKey);
-      if (!subject || !usable(subject) || ssoBlocks(subject)) return undefined;
+      const subject = await signInSubject(tx, { tenantSlug: slug, emailKey });
+      if (!mayUseAccount(subject) || ssoBlocks(subject)) return undefined;
       await transactions.enterTenant(tx, subject.tenantId);
       if (!(await settings.enabled(tx, subject.tenantId, SETTING))) return undefined;
       await store.lockMembership(tx, subject.tenantId, subject.userId);
@@ -154,8 +155,8 @@ export function createMagicLinkService(deps: {
         const link = await store.spendLink(tx, sha256Hex(token), now);
         if (!link) return { refused: INVALID_LINK } as const;
         await transactions.enterTenant(tx, link.tenantId);
-        const subject = await store.subjectOf(tx, link.tenantId, link.userId);
-        if (!subject || !usable(subject) || !(await settings.enabled(tx, link.tenantId, SETTING))) {
+        const subject = await signInSubject(tx, { tenantId: link.tenantId, userId: link.userId });
+        if (!mayUseAccount(subject) || !(await settings.enabled(tx, link.tenantId, SETTING))) {
           return { refused: INVALID_LINK } as const;
         }
         // Checked only once the link proved the mailbox, like the password sign-in's SSO check.

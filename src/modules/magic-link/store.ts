@@ -1,49 +1,7 @@
-import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
-import { users } from '../accounts/schema.js';
-import { memberships, tenants } from '../organizations/index.js';
+import { memberships } from '../organizations/index.js';
 import { magicLinks } from './schema.js';
-
-/**
- * The person a sign-in link is for, in one read: the organization, the account and its membership. Read-only
- * joins of the accounts and organizations tables, with the same columns and conditions as the password
- * sign-in's subject (accounts' `signInSubject`): the caller admits only an active account with an active
- * membership. A quarantined organization is not excluded: sign-in stays available during quarantine (Part B).
- */
-function subjectWhere(q: Queryable, where: SQL | undefined) {
-  return q
-    .select({
-      tenantId: tenants.id,
-      tenantName: tenants.name,
-      tenantSlug: tenants.slug,
-      ssoRequired: tenants.ssoRequired,
-      userId: users.id,
-      email: users.email,
-      userStatus: users.status,
-      tokenEpoch: users.tokenEpoch,
-      role: memberships.role,
-      population: memberships.population,
-      membershipStatus: memberships.status,
-    })
-    .from(tenants)
-    .innerJoin(memberships, eq(memberships.tenantId, tenants.id))
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(where);
-}
-
-export type Subject = NonNullable<Awaited<ReturnType<typeof subjectBySlug>>>;
-
-/** Issuance: the organization by slug and the account by its email key. */
-export async function subjectBySlug(q: Queryable, tenantSlug: string, emailKey: string) {
-  const [row] = await subjectWhere(q, and(eq(tenants.slug, tenantSlug), eq(users.emailKey, emailKey)));
-  return row;
-}
-
-/** Redemption: the organization and account a spent link names, as they are now. */
-export async function subjectOf(q: Queryable, tenantId: string, userId: string) {
-  const [row] = await subjectWhere(q, and(eq(tenants.id, tenantId), eq(users.id, userId)));
-  return row;
-}
 
 /**
  * Holds the person's membership row until the transaction ends: two concurrent requests for the same person

@@ -7,10 +7,18 @@ import {
 import { addMs, type Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
-import { forbidden, unauthorized } from '../../kernel/http/index.js';
+import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
-import type { RequestContext, SignIn, SignInResult } from '../accounts/index.js';
+import {
+  assertSsoAllows,
+  mayUseAccount,
+  type RequestContext,
+  type SignIn,
+  type SignInResult,
+  type SignInSubject,
+  signInSubject,
+} from '../accounts/index.js';
 import { CEREMONY_TTL_MS, challengeOf, type RelyingParty, userHandleText } from './relying-party.js';
 import * as store from './store.js';
 
@@ -57,7 +65,7 @@ export function createPasskeySignIn(deps: {
    */
   async function recordClone(
     credential: store.CredentialRow,
-    member: Awaited<ReturnType<typeof store.memberOf>>,
+    member: SignInSubject | undefined,
     presented: number,
   ): Promise<void> {
     if (!member || member.membershipStatus === 'removed') return;
@@ -175,15 +183,15 @@ export function createPasskeySignIn(deps: {
       const handle = response.response.userHandle;
       if (handle && handle !== userHandleText(credential.userId)) return refuse(context);
       const member = await transactions.systemRead((q) =>
-        store.memberOf(q, input.tenantSlug.trim().toLowerCase(), credential.userId),
+        signInSubject(q, { tenantSlug: input.tenantSlug, userId: credential.userId }),
       );
       if (counterWentBack(credential.counter, info.newCounter)) {
         await recordClone(credential, member, info.newCounter);
         return refuse(context);
       }
-      if (member?.userStatus !== 'active' || member.membershipStatus !== 'active') return refuse(context);
+      if (!mayUseAccount(member)) return refuse(context);
       // As for passwords (Part A 4.1): only after the passkey verified, so it reveals nothing; owners pass.
-      if (member.ssoRequired && member.role !== 'owner') throw forbidden('This organization requires single sign-on');
+      assertSsoAllows(member);
       const userVerified = info.userVerified;
       const result = await transactions.system(async (tx) => {
         // A concurrent sign-in moved the counter on since it was read: this one is refused.

@@ -1,7 +1,6 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { type Queryable, spendOnce } from '../../kernel/db/index.js';
 import { users } from '../accounts/schema.js';
-import { memberships, tenants } from '../organizations/index.js';
 import { webauthnChallenges, webauthnCredentials } from './schema.js';
 
 export type CredentialRow = typeof webauthnCredentials.$inferSelect;
@@ -16,29 +15,6 @@ export async function accountOf(q: Queryable, userId: string) {
     .select({ email: users.email, name: users.name, status: users.status })
     .from(users)
     .where(eq(users.id, userId));
-  return row;
-}
-
-/**
- * The account behind a passkey as a member of the organization named at sign-in, with what the sign-in rule
- * needs (mirrors the accounts module's password sign-in subject: account and membership status, SSO rule,
- * revocation epoch). Undefined when the organization is unknown or the account is no member of it.
- */
-export async function memberOf(q: Queryable, tenantSlug: string, userId: string) {
-  const [row] = await q
-    .select({
-      tenantId: tenants.id,
-      ssoRequired: tenants.ssoRequired,
-      userStatus: users.status,
-      tokenEpoch: users.tokenEpoch,
-      role: memberships.role,
-      population: memberships.population,
-      membershipStatus: memberships.status,
-    })
-    .from(tenants)
-    .innerJoin(memberships, eq(memberships.tenantId, tenants.id))
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(tenants.slug, tenantSlug), eq(users.id, userId)));
   return row;
 }
 
