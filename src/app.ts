@@ -52,7 +52,12 @@ import {
 } from './modules/members/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createMfaService, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
-import { createOAuthClients, type OAuthClients, registerOAuthClientRoutes } from './modules/oidc/index.js';
+import {
+  createOAuthClients,
+  type OAuthClients,
+  registerOAuthClientRoutes,
+  registerOAuthProviderRoutes,
+} from './modules/oidc/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
@@ -323,6 +328,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerApiKeyRoutes(app, { apiKeys: deps.apiKeys.service });
   registerWebhookRoutes(app, { webhooks: deps.webhooks.service });
   registerOAuthClientRoutes(app, { oauthClients: deps.oauthClients });
+  registerOAuthProviderRoutes(app, deps);
   registerPrivacyRoutes(app, { privacy: deps.privacy });
   registerWebPages(app, deps);
   await app.ready();

@@ -22,6 +22,23 @@ export interface AccessClaims {
   jti: string;
 }
 
+/**
+ * Claims of an access token an OAuth client obtained for itself (client_credentials, Part A 2.11 and 4.14): no
+ * person and no session stand behind it. `sub` is the client id; `act: 'client'` and the missing `sid` and `ep`
+ * make `verify` refuse it, so it never passes where a person's token is expected (the platform API, UserInfo).
+ */
+export interface ClientAccessClaims {
+  sub: string;
+  client_id: string;
+  /** The client's organization. */
+  tid: string;
+  /** Space-separated granted scopes (RFC 9068 section 2.2.3). */
+  scope: string;
+  act: 'client';
+  /** RFC 9449 confirmation: the SHA-256 thumbprint of the DPoP key the token is bound to. */
+  cnf?: { jkt: string };
+}
+
 export interface AccessTokens {
   issue(
     claims: Omit<AccessClaims, 'exp' | 'iat' | 'jti'>,
@@ -30,6 +47,14 @@ export interface AccessTokens {
     token: string;
     expiresIn: number;
   }>;
+  /**
+   * A client's own token (Part A 2.11): RS256, `typ: at+jwt`, issuer `svc-auth`, audience `svc-services` or the
+   * resource identifier it was minted for (RFC 8707), the configured lifetime unless `ttlSeconds` says otherwise.
+   */
+  issueClientToken(
+    claims: ClientAccessClaims,
+    options?: { ttlSeconds?: number; audience?: string },
+  ): Promise<{ token: string; expiresIn: number }>;
   /** Signature, issuer, audience and expiry; throws when any fails. */
   verify(token: string, options?: { audience?: string }): Promise<AccessClaims>;
 }
@@ -38,6 +63,19 @@ export function createAccessTokens(deps: { keyring: Keyring; clock: Clock; ttlSe
   const { keyring, clock } = deps;
   return {
     async issue(claims, options = {}) {
+      const ttl = options.ttlSeconds ?? deps.ttlSeconds;
+      const iat = Math.floor(clock.now().getTime() / 1000);
+      const payload: JWTPayload = {
+        ...claims,
+        iss: ACCESS_TOKEN_ISSUER,
+        aud: options.audience ?? ACCESS_TOKEN_AUDIENCE,
+        iat,
+        exp: iat + ttl,
+        jti: newId(),
+      };
+      return { token: await keyring.sign(payload, { typ: 'at+jwt' }), expiresIn: ttl };
+    },
+    async issueClientToken(claims, options = {}) {
       const ttl = options.ttlSeconds ?? deps.ttlSeconds;
       const iat = Math.floor(clock.now().getTime() / 1000);
       const payload: JWTPayload = {

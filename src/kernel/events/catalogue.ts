@@ -32,6 +32,12 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'An OAuth client got a new secret; the previous one stopped working',
     webhook: false,
   },
+  { name: 'oauth.token_issued', description: 'The token endpoint issued an access token to a client', webhook: false },
+  {
+    name: 'oauth.client_authentication_failed',
+    description: 'A client failed to authenticate at the token endpoint',
+    webhook: false,
+  },
   { name: 'oauth.resource_created', description: 'A protected resource (RFC 8707) was registered', webhook: false },
   {
     name: 'oauth.resource_updated',

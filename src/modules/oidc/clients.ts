@@ -10,6 +10,8 @@ import * as store from './store.js';
 /** `cl_` and 128 random bits (22 base64url characters): opaque, unguessable, unique across the installation. */
 const CLIENT_ID = /^cl_[A-Za-z0-9_-]{22}$/;
 const newClientId = () => `cl_${randomSecret(16)}`;
+/** Whether a string has the form of a client id; anything else names no client and is never looked up. */
+export const isClientId = (value: string) => CLIENT_ID.test(value);
 /** 256 random bits; only its SHA-256 is stored. */
 const newClientSecret = () => randomSecret();
 
@@ -74,7 +76,7 @@ const FIELD_NAMES: Record<keyof Registration, string> = {
 
 /** Unknown and malformed ids, and another organization's clients, are one and the same 404. */
 const checkClientId = (clientId: string) => {
-  if (!CLIENT_ID.test(clientId)) throw notFound(CLIENT_NOT_FOUND);
+  if (!isClientId(clientId)) throw notFound(CLIENT_NOT_FOUND);
 };
 
 export function createClientService(deps: { transactions: Transactions; events: Events; clock: Clock }) {

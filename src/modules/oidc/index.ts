@@ -7,6 +7,8 @@ import { createResourceService } from './resources.js';
 export { type ClientService, type ClientView, verifyClientSecret } from './clients.js';
 export type { ResourceService, ResourceView } from './resources.js';
 export { registerOAuthClientRoutes } from './routes.js';
+export type { TokenEndpointDeps } from './token-endpoint.js';
+export { registerOAuthProviderRoutes } from './token-routes.js';
 
 /**
  * OAuth client and protected-resource administration, the groundwork of the OpenID Provider (Part A 2.8, 4.14).

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
+import { tenants } from '../organizations/schema.js';
 import { oauthClients, oauthResources } from './schema.js';
 
 export type ClientRow = typeof oauthClients.$inferSelect;
@@ -97,5 +98,44 @@ export async function updateResource(
     .set(patch)
     .where(and(eq(oauthResources.tenantId, tenantId), eq(oauthResources.id, id)))
     .returning();
+  return row;
+}
+
+// ---- token endpoint ----
+
+/** A client as the token endpoint needs it: its registration and its organization's plan and state. */
+export type TokenClientRow = ClientRow & { plan: string; quarantined: boolean };
+
+/**
+ * The client named at the token endpoint, with its organization, found by id alone: a system read (no tenant
+ * setting), because the request names no organization (RFC 6749 section 2.3.1 sends only the client id) and a
+ * client id is unique across the installation (a unique constraint), so it names exactly one organization.
+ * Everything after this read runs in that organization's tenant transaction.
+ */
+export async function tokenClient(q: Queryable, clientId: string): Promise<TokenClientRow | undefined> {
+  const [row] = await q
+    .select({ client: oauthClients, plan: tenants.plan, quarantined: tenants.quarantined })
+    .from(oauthClients)
+    .innerJoin(tenants, eq(tenants.id, oauthClients.tenantId))
+    .where(eq(oauthClients.clientId, clientId));
+  return row && { ...row.client, plan: row.plan, quarantined: row.quarantined };
+}
+
+/** The organization's resource with exactly this identifier, when it is enabled (RFC 8707, Part A 4.14). */
+export async function enabledResource(
+  q: Queryable,
+  tenantId: string,
+  identifier: string,
+): Promise<ResourceRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(oauthResources)
+    .where(
+      and(
+        eq(oauthResources.tenantId, tenantId),
+        eq(oauthResources.identifier, identifier),
+        eq(oauthResources.enabled, true),
+      ),
+    );
   return row;
 }

@@ -1,0 +1,293 @@
+import { type AccessTokens, DpopError, type DpopVerifier } from '../../kernel/auth/index.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Transactions } from '../../kernel/db/index.js';
+import type { Events } from '../../kernel/events/index.js';
+import { OAuthError } from '../../kernel/http/index.js';
+import type { LimitDecision, Limiter } from '../../kernel/limits/index.js';
+import {
+  type AuthenticationFailure,
+  authenticationFailure,
+  type ClientCredentials,
+  invalidClient,
+  readClientCredentials,
+} from './client-auth.js';
+import { createClientCredentialsGrant } from './client-credentials.js';
+import { isClientId } from './clients.js';
+import { type Check, type Grant, grantFor, runChecks, type TokenResponse } from './grants.js';
+import * as store from './store.js';
+import {
+  CLIENT_AUTH_FAILURES_PER_CLIENT,
+  CLIENT_AUTH_FAILURES_PER_IP,
+  clientAllowance,
+  createWindowedLimiter,
+  OAUTH_REQUESTS_PER_IP,
+  oauthThrottled,
+  UNKNOWN_CLIENT_PEEK,
+} from './token-throttles.js';
+
+/** What the route's body parser answers for anything but a form: the endpoint takes forms only. */
+export const NOT_A_FORM: unique symbol = Symbol('not a form');
+
+/** A form body as parsed: every value of each parameter, in order. */
+export type FormBody = Record<string, string[]>;
+
+/** `application/x-www-form-urlencoded` (WHATWG URL): repeated parameters keep all their values. */
+export function readForm(text: string): FormBody {
+  const form: FormBody = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const values = form[name];
+    if (values) values.push(value);
+    else form[name] = [value];
+  }
+  return form;
+}
+
+/** The facts of an HTTP request the endpoint needs (the route passes them; no Fastify type reaches here). */
+export interface TokenRequest {
+  body: FormBody | typeof NOT_A_FORM | undefined;
+  authorization: string | undefined;
+  dpop: string | string[] | undefined;
+  ip: string;
+  method: string;
+  /** The request target as received (path and query), for the DPoP proof's `htu`. */
+  url: string;
+}
+
+interface TokenContext {
+  readonly request: TokenRequest;
+  params: Record<string, string>;
+  resources: string[];
+  grant: Grant;
+  credentials: ClientCredentials;
+  /** Undefined when no client has the presented id (the answer stays the one of a wrong secret). */
+  client: store.TokenClientRow | undefined;
+  /** The client id's failure budget as read before verification: a success clears what it holds. */
+  failures: LimitDecision;
+  dpopJkt: string | undefined;
+  response: TokenResponse;
+}
+
+export interface TokenEndpointDeps {
+  transactions: Transactions;
+  events: Events;
+  clock: Clock;
+  limiter: Limiter;
+  accessTokens: AccessTokens;
+  dpop: DpopVerifier;
+  logger: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * `POST /oauth/token` (Part A 4.14): an ordered list of small named checks, then the grant the registry holds
+ * for `grant_type`. The first check that throws answers with an RFC 6749 section 5.2 error.
+ */
+export function createTokenEndpoint(deps: TokenEndpointDeps) {
+  const { transactions, events, clock, dpop, logger } = deps;
+  const limits = createWindowedLimiter(deps.limiter, clock);
+
+  /** The grant registry: `grant_type` -> handler. authorization_code and refresh_token come with /authorize. */
+  const grants: ReadonlyMap<string, Grant> = new Map([['client_credentials', createClientCredentialsGrant(deps)]]);
+
+  /** Part A 8: the per-IP floor counts every request, whatever it turns out to be. */
+  const throttleIp: Check<TokenContext> = {
+    name: 'throttleIp',
+    async run({ request }) {
+      const decision = await limits.consume(OAUTH_REQUESTS_PER_IP, request.ip);
+      if (!decision.allowed) throw oauthThrottled(decision, 'Too many token requests from this address');
+    },
+  };
+
+  /**
+   * The body is a form (Part A 4.14). RFC 6749 section 3.2: each parameter at most once, and one sent empty
+   * counts as left out; `resource` alone may repeat (RFC 8707 section 2), the grant decides what it accepts.
+   */
+  const parseForm: Check<TokenContext> = {
+    name: 'parseForm',
+    run(context) {
+      const { body } = context.request;
+      if (body === undefined || body === NOT_A_FORM) {
+        throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded');
+      }
+      const params: Record<string, string> = Object.create(null);
+      for (const [name, values] of Object.entries(body)) {
+        const given = values.filter((value) => value !== '');
+        if (name === 'resource') {
+          context.resources = given;
+          continue;
+        }
+        if (given.length > 1) {
+          throw new OAuthError('invalid_request', `The parameter ${safeName(name)} is sent more than once`);
+        }
+        if (given.length === 1) params[name] = given[0]!;
+      }
+      context.params = params;
+    },
+  };
+
+  const selectGrant: Check<TokenContext> = {
+    name: 'selectGrant',
+    run(context) {
+      context.grant = grantFor(grants, context.params.grant_type);
+    },
+  };
+
+  const identifyCredentials: Check<TokenContext> = {
+    name: 'identifyCredentials',
+    run(context) {
+      context.credentials = readClientCredentials(context.params, context.request.authorization);
+    },
+  };
+
+  /** Part A 5.5: a client id or an address with repeated failures is refused before any credential is checked. */
+  const throttleFailedAuthentications: Check<TokenContext> = {
+    name: 'throttleFailedAuthentications',
+    async run(context) {
+      const [byClient, byIp] = await Promise.all([
+        limits.peek(CLIENT_AUTH_FAILURES_PER_CLIENT, context.credentials.clientId),
+        limits.peek(CLIENT_AUTH_FAILURES_PER_IP, context.request.ip),
+      ]);
+      if (!byClient.allowed || !byIp.allowed) {
+        throw oauthThrottled(byClient.allowed ? byIp : byClient, 'Too many failed client authentications');
+      }
+      context.failures = byClient;
+    },
+  };
+
+  /** By id alone, across organizations: the request names none, and a client id names one (store.tokenClient). */
+  const identifyClient: Check<TokenContext> = {
+    name: 'identifyClient',
+    async run(context) {
+      const { clientId } = context.credentials;
+      context.client = isClientId(clientId)
+        ? await transactions.systemRead((q) => store.tokenClient(q, clientId))
+        : undefined;
+    },
+  };
+
+  /** Part A 8: the per-client allowance of the organization's plan; every request naming a known client counts. */
+  const throttleClient: Check<TokenContext> = {
+    name: 'throttleClient',
+    async run({ client, credentials }) {
+      if (!client) {
+        // The same round trip to the store as for a known client, spending nothing: an unknown id is not told
+        // apart by the time its answer takes.
+        await limits.peek(UNKNOWN_CLIENT_PEEK, credentials.clientId);
+        return;
+      }
+      const policy = clientAllowance(client.plan);
+      if (!policy) return;
+      const decision = await limits.consume(policy, client.clientId);
+      if (!decision.allowed) {
+        throw oauthThrottled(decision, "The client's request allowance for this 5-minute window is spent");
+      }
+    },
+  };
+
+  const authenticateClient: Check<TokenContext> = {
+    name: 'authenticateClient',
+    async run(context) {
+      const { client, credentials, request } = context;
+      const failure = authenticationFailure(client, credentials);
+      if (failure === null) {
+        if (context.failures.remaining < context.failures.limit) {
+          await limits.reset(CLIENT_AUTH_FAILURES_PER_CLIENT, credentials.clientId);
+        }
+        return;
+      }
+      await Promise.all([
+        limits.consume(CLIENT_AUTH_FAILURES_PER_CLIENT, credentials.clientId),
+        limits.consume(CLIENT_AUTH_FAILURES_PER_IP, request.ip),
+      ]);
+      // Not awaited: the answer must take as long for an unknown client as for a known one (Part A 7).
+      if (client) {
+        void recordFailure(client, credentials, failure).catch((error: Error) =>
+          logger.warn({ err: error.message }, 'client authentication failure not recorded'),
+        );
+      }
+      throw invalidClient();
+    },
+  };
+
+  /** RFC 9449 section 5: a proof binds the token to its key; a broken one is refused, never ignored. */
+  const verifyDpopProof: Check<TokenContext> = {
+    name: 'verifyDpopProof',
+    async run(context) {
+      const { request } = context;
+      if (request.dpop === undefined) return;
+      try {
+        const { jkt } = await dpop.verify({
+          proof: request.dpop,
+          method: request.method,
+          url: dpop.urlOf(request.url),
+        });
+        context.dpopJkt = jkt;
+      } catch (error) {
+        if (error instanceof DpopError) throw new OAuthError('invalid_dpop_proof', error.message);
+        throw error;
+      }
+    },
+  };
+
+  const grant: Check<TokenContext> = {
+    name: 'grant',
+    async run(context) {
+      context.response = await context.grant.handle({
+        client: context.client!,
+        credentials: context.credentials,
+        params: context.params,
+        resources: context.resources,
+        dpopJkt: context.dpopJkt,
+      });
+    },
+  };
+
+  /**
+   * The order is the rule: cheap refusals first; the failure budgets before any look-up or verification (Part A
+   * 5.5); the allowance before authentication, since it counts every request naming the client (Part A 8); the
+   * DPoP proof only for an authenticated client; the grant last.
+   */
+  const CHECKS: ReadonlyArray<Check<TokenContext>> = [
+    throttleIp,
+    parseForm,
+    selectGrant,
+    identifyCredentials,
+    throttleFailedAuthentications,
+    identifyClient,
+    throttleClient,
+    authenticateClient,
+    verifyDpopProof,
+    grant,
+  ];
+
+  async function recordFailure(
+    client: store.TokenClientRow,
+    credentials: ClientCredentials,
+    reason: AuthenticationFailure,
+  ): Promise<void> {
+    await transactions.tenant(client.tenantId, (tx) =>
+      events.emit(tx, {
+        tenantId: client.tenantId,
+        actor: { id: client.clientId, type: 'service' },
+        category: 'auth',
+        action: 'oauth.client_authentication_failed',
+        severity: 'low',
+        outcome: 'failure',
+        data: { client_id: client.clientId, auth_method: credentials.method, reason },
+      }),
+    );
+  }
+
+  return {
+    async token(request: TokenRequest): Promise<TokenResponse> {
+      // Each check fills in what the later ones read.
+      const context = { request, params: {}, resources: [] } as unknown as TokenContext;
+      await runChecks(CHECKS, context);
+      return context.response;
+    },
+  };
+}
+
+export type TokenEndpoint = ReturnType<typeof createTokenEndpoint>;
+
+/** A parameter name as it may appear in `error_description` (RFC 6749 section 5.2 allows a few ASCII characters). */
+const safeName = (name: string) => (/^[A-Za-z0-9_.-]{1,64}$/.test(name) ? name : 'given');
