@@ -62,6 +62,7 @@ import { createOrganizationService, type OrganizationService } from './modules/o
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
 import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
+import { createScim, registerScimRoutes, type Scim } from './modules/scim/index.js';
 import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
 import { createWebhooks, registerWebhookRoutes, type Webhooks } from './modules/webhooks/index.js';
 import { registerWebPages } from './web/index.js';
@@ -103,6 +104,8 @@ export interface Deps {
   /** OAuth clients and protected resources of each organization (the OpenID Provider's registry). */
   oauthClients: OAuthClients;
   privacy: PrivacyService;
+  /** SCIM 2.0 provisioning: each organization's token, Users and Groups (Part A 4.6). */
+  scim: Scim;
   close(): Promise<void>;
 }
 
@@ -230,6 +233,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     personalData.add(membershipPersonalData(organizations));
     const pricing = createPricingService({ transactions, organizations, clock });
     const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });
+    const scim = createScim({
+      ...{ config, transactions, organizations, sessions, accounts, members, events, clock, personalData },
+    });
     return {
       config,
       logger,
@@ -261,6 +267,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       webhooks,
       oauthClients,
       privacy,
+      scim,
       async close() {
         for (const close of closers.reverse()) await close();
       },
@@ -314,6 +321,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         dpop: deps.dpop,
       }),
       deps.apiKeys.resolver,
+      deps.scim.resolver,
     ],
   });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
@@ -330,6 +338,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerOAuthClientRoutes(app, { oauthClients: deps.oauthClients });
   registerOAuthProviderRoutes(app, deps);
   registerPrivacyRoutes(app, { privacy: deps.privacy });
+  registerScimRoutes(app, { scim: deps.scim, baseUrl: config.baseUrl });
   registerWebPages(app, deps);
   await app.ready();
   return app;

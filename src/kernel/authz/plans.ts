@@ -87,3 +87,7 @@ export const seatCapOf = (code: string): number | null => planOf(code).caps.seat
 
 /** The plan of an organization; an unknown code (a plan retired from the catalogue) falls back to free. */
 export const planOf = (code: string): Plan => (isPlanCode(code) ? PLANS[code] : PLANS.free);
+
+/** Whether an organization's plan includes a feature (a capability the plan opens, e.g. `scim`). */
+export const planIncludes = (code: string | undefined, feature: string): boolean =>
+  planOf(code ?? 'free').features.includes(feature);

@@ -98,6 +98,25 @@ export const EVENT_TYPES: readonly EventType[] = [
   { name: 'consent.withdrawn', description: 'A person withdrew consent for a purpose', webhook: false },
   { name: 'retention.policy_updated', description: 'A retention policy was set', webhook: false },
   { name: 'retention.records_purged', description: 'Records past a retention policy were purged', webhook: false },
+  { name: 'scim.user_created', description: 'SCIM provisioned a user (a new or linked account)', webhook: false },
+  { name: 'scim.user_updated', description: 'SCIM changed a user’s attributes', webhook: false },
+  {
+    name: 'scim.user_deactivated',
+    description: 'SCIM deactivated a user: membership suspended, sessions ended',
+    webhook: false,
+  },
+  { name: 'scim.user_reactivated', description: 'SCIM reactivated a suspended user', webhook: false },
+  { name: 'scim.user_deleted', description: 'SCIM deprovisioned a user: membership removed', webhook: false },
+  { name: 'scim.group_created', description: 'SCIM created a group', webhook: false },
+  { name: 'scim.group_updated', description: 'SCIM renamed a group or changed its members', webhook: false },
+  { name: 'scim.group_deleted', description: 'SCIM deleted a group', webhook: false },
+  {
+    name: 'scim.token_issued',
+    description: 'A SCIM token was minted; a previous one stopped working',
+    webhook: false,
+  },
+  { name: 'scim.token_revoked', description: 'The SCIM token was revoked; SCIM is dormant', webhook: false },
+  { name: 'scim.config_changed', description: 'SCIM provisioning was paused or resumed', webhook: false },
 ];
 
 const BY_NAME = new Map(EVENT_TYPES.map((type) => [type.name, type]));

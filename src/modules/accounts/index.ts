@@ -2,6 +2,7 @@ export { deliverPair, deliverSignIn } from './cookie.js';
 export { errors, MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 export { assertStrongPassword, passwordWeakness } from './password-policy.js';
 export { accountKeptElsewhere } from './personal-data.js';
+export type { AccountProfile, ProvisionedAccount } from './provisioning.js';
 export { createUserTokenResolver } from './resolver.js';
 export { registerAccountRoutes } from './routes.js';
 export { type AccountService, createAccountService, type RequestContext } from './service.js';

@@ -14,6 +14,7 @@ import type { SettingsService } from '../settings/index.js';
 import { createAccountLinks } from './account-links.js';
 import { assertStrongPassword } from './password-policy.js';
 import { accountPersonalData } from './personal-data.js';
+import * as provisioning from './provisioning.js';
 import { createSelfService } from './self-service.js';
 import type { SessionService, SignIn, SignInResult, TokenPair } from './sessions.js';
 import { assertSsoAllows, mayUseAccount, signInSubject } from './sign-in-subject.js';
@@ -109,6 +110,9 @@ export function createAccountService(deps: {
   return {
     ...links,
     ...selfService,
+
+    /** Accounts as an identity provider provisions them (SCIM): no password, the provider's names. */
+    provisioning,
 
     /**
      * For other modules (invitation accept, domain join, federation): a new account whose password already

@@ -1,4 +1,5 @@
-import type { MembersDeps } from './common.js';
+import type { Tx } from '../../kernel/db/index.js';
+import { assertSeatAvailable, type MembersDeps } from './common.js';
 import { createDomainService } from './domains.js';
 import { createInvitationService } from './invitations.js';
 import { createRosterService } from './roster.js';
@@ -17,6 +18,8 @@ export function createMembersService(deps: MembersDeps) {
     roster: createRosterService(deps),
     invitations: createInvitationService(deps),
     domains: createDomainService(deps),
+    /** 403 when one more membership would pass the plan's seat cap (members and pending invitations count). */
+    assertSeatAvailable: (tx: Tx, tenantId: string) => assertSeatAvailable(deps, tx, tenantId),
   };
 }
 

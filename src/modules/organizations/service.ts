@@ -80,6 +80,12 @@ export function createOrganizationService(deps: { clock: Clock }) {
         store.updateMembership(tx, tenantId, membershipId, { role }),
       markRemoved: (tx: Tx, tenantId: string, membershipId: string) =>
         store.updateMembership(tx, tenantId, membershipId, { status: 'removed' }),
+      /** Managed by an identity provider (SCIM): active, or suspended while the provider says inactive. */
+      setProvisioned: (tx: Tx, tenantId: string, membershipId: string, status: 'active' | 'suspended') =>
+        store.updateMembership(tx, tenantId, membershipId, { scimManaged: true, status }),
+      /** No longer provider-managed: the members API may change it again. */
+      release: (tx: Tx, tenantId: string, membershipId: string) =>
+        store.updateMembership(tx, tenantId, membershipId, { scimManaged: false }),
       /**
        * Makes a person a member with `role` (workforce unless said otherwise): a new membership, or a removed
        * one brought back. 409 when they are already a member (active or suspended).

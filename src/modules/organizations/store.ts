@@ -62,7 +62,7 @@ export async function updateMembership(
   q: Queryable,
   tenantId: string,
   membershipId: string,
-  set: Partial<Pick<MembershipRow, 'role' | 'status' | 'population'>>,
+  set: Partial<Pick<MembershipRow, 'role' | 'status' | 'population' | 'scimManaged'>>,
 ): Promise<void> {
   await q
     .update(memberships)

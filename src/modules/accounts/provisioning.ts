@@ -1,0 +1,81 @@
+import { eq } from 'drizzle-orm';
+import type { Queryable } from '../../kernel/db/index.js';
+import { users } from './schema.js';
+
+/*
+ * Accounts as an identity provider (SCIM) provisions them: an account without a password (the person sets one
+ * through the reset link, or signs in another way), with the provider's names and address. The provisioning
+ * module calls these through `accounts.provisioning`.
+ */
+
+export type ProvisionedAccount = Pick<
+  typeof users.$inferSelect,
+  'id' | 'email' | 'emailKey' | 'profileSource' | 'status'
+>;
+
+export async function accountByEmailKey(q: Queryable, emailKey: string): Promise<ProvisionedAccount | undefined> {
+  const [row] = await q
+    .select({
+      id: users.id,
+      email: users.email,
+      emailKey: users.emailKey,
+      profileSource: users.profileSource,
+      status: users.status,
+    })
+    .from(users)
+    .where(eq(users.emailKey, emailKey));
+  return row;
+}
+
+export async function accountById(q: Queryable, userId: string): Promise<ProvisionedAccount | undefined> {
+  const [row] = await q
+    .select({
+      id: users.id,
+      email: users.email,
+      emailKey: users.emailKey,
+      profileSource: users.profileSource,
+      status: users.status,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** A provisioned account: no password (the person sets one through the reset link, or signs in another way). */
+export async function insertAccount(
+  q: Queryable,
+  row: { id: string; email: string; emailKey: string; now: Date } & AccountProfile,
+): Promise<void> {
+  await q.insert(users).values({
+    id: row.id,
+    email: row.email,
+    emailKey: row.emailKey,
+    emailVerified: false,
+    passwordHash: null,
+    name: row.name,
+    givenName: row.givenName,
+    familyName: row.familyName,
+    profileSource: 'scim',
+    createdAt: row.now,
+    updatedAt: row.now,
+  });
+}
+
+export interface AccountProfile {
+  name: string | null;
+  givenName: string | null;
+  familyName: string | null;
+}
+
+/** Mirrors the identity provider's names (and address, when it changed) onto an account it manages. */
+export async function updateAccount(
+  q: Queryable,
+  userId: string,
+  set: Partial<AccountProfile> & { email?: string; emailKey?: string; profileSource?: 'scim' | 'local' },
+  now: Date,
+): Promise<void> {
+  await q
+    .update(users)
+    .set({ ...set, ...(set.emailKey ? { emailVerified: false } : {}), updatedAt: now })
+    .where(eq(users.id, userId));
+}

@@ -1,0 +1,334 @@
+import type { Principal } from '../../kernel/auth/index.js';
+import type { Tx } from '../../kernel/db/index.js';
+import { isUuid, newId } from '../../kernel/ids.js';
+import type { AccountService } from '../accounts/index.js';
+import {
+  checkIfMatch,
+  etagOf,
+  filterOf,
+  isUniqueViolation,
+  type ListQuery,
+  listResponse,
+  notFound,
+  type Projection,
+  paging,
+  type ScimDeps,
+  scimBaseUrl,
+  scimErrorOf,
+  uniqueness,
+  wants,
+} from './common.js';
+import { applyPatch, type Doc, type PatchOperation, parsePatchRequest } from './patch.js';
+import { compileFilter, USER_FILTER_MAP } from './query.js';
+import { project, USER_RESOURCE, USER_SCHEMA } from './resource-schemas.js';
+import * as store from './store.js';
+import { changes, docOf, fieldsOf, profileOf, signInAddress, type UserFields, writtenDoc } from './user-fields.js';
+
+type GroupRef = { memberId: string; groupId: string; displayName: string };
+
+/** Users (RFC 7644 section 3 over RFC 7643 section 4.1): an account and its SCIM-managed membership. */
+export function createUserService(deps: ScimDeps) {
+  const { transactions, organizations, sessions, events, clock, accounts } = deps;
+  const base = scimBaseUrl(deps.config.baseUrl);
+
+  function resourceOf(row: store.ScimUserRow, groups: GroupRef[]): Record<string, unknown> {
+    const { name } = docOf(row);
+    return {
+      schemas: [USER_SCHEMA],
+      id: row.id,
+      ...(row.externalId !== null ? { externalId: row.externalId } : {}),
+      userName: row.userName,
+      ...(name ? { name } : {}),
+      ...(row.displayName !== null ? { displayName: row.displayName } : {}),
+      active: row.active,
+      emails: row.emails,
+      groups: groups
+        .filter((group) => group.memberId === row.id)
+        .map((group) => ({
+          value: group.groupId,
+          display: group.displayName,
+          $ref: `${base}/Groups/${group.groupId}`,
+          type: 'direct',
+        })),
+      meta: {
+        resourceType: 'User',
+        created: row.createdAt.toISOString(),
+        lastModified: row.updatedAt.toISOString(),
+        location: `${base}/Users/${row.id}`,
+        version: etagOf(row.version),
+      },
+    };
+  }
+
+  async function single(tx: Tx, row: store.ScimUserRow, projection: Projection) {
+    const groups = wants(projection, 'groups') ? await store.groupsOfUsers(tx, row.tenantId, [row.id]) : [];
+    return { resource: project(resourceOf(row, groups), USER_SCHEMA, projection), version: row.version };
+  }
+
+  const emit = (
+    tx: Tx,
+    principal: Principal,
+    action: string,
+    row: { id: string; userId: string },
+    data: Record<string, unknown> = {},
+  ) =>
+    events.emit(tx, {
+      tenantId: principal.tenantId,
+      actor: principal.actor,
+      category: 'admin',
+      action,
+      subjectUserId: row.userId,
+      data: { scim_id: row.id, user_id: row.userId, ...data },
+    });
+
+  /** Part A 3: an identity provider's deactivation revokes the person's sessions in the organization at once. */
+  async function endSessions(tx: Tx, principal: Principal, userId: string, reason: string): Promise<void> {
+    const ended = await sessions.revokeAllOfUser(tx, principal.tenantId, userId, reason);
+    const data = { user_id: userId, reason };
+    await events.emit(tx, {
+      tenantId: principal.tenantId,
+      actor: principal.actor,
+      category: 'session',
+      action: 'user.sessions_revoked',
+      severity: 'warn',
+      subjectUserId: userId,
+      data: { ...data, sessions: ended },
+      webhook: { type: 'user.sessions_revoked', data },
+    });
+  }
+
+  /** The membership a new SCIM User takes: an existing workforce one is adopted, else one is added as `member`. */
+  async function provisionMembership(tx: Tx, tenantId: string, userId: string): Promise<string> {
+    const membership = await organizations.memberships.ofUser(tx, tenantId, userId);
+    if (membership && membership.status !== 'removed') {
+      // The owner stays out of reach of the identity provider: a deactivation must never lock the organization out.
+      if (membership.role === 'owner') throw uniqueness('This address belongs to an owner, who is not provisioned');
+      if (membership.population !== 'workforce')
+        throw uniqueness('This address belongs to a customer of the organization');
+      return membership.id;
+    }
+    await deps.members.assertSeatAvailable(tx, tenantId);
+    return organizations.memberships.add(tx, { tenantId, userId, role: 'member' });
+  }
+
+  /** Stores checked attributes over `row`, with every effect: account mirror, suspension, sessions, events. */
+  async function commit(tx: Tx, principal: Principal, row: store.ScimUserRow, fields: UserFields) {
+    const changed = changes(row, fields);
+    if (changed.length === 0) return row;
+    const { tenantId } = principal;
+    const now = clock.now();
+    const userNameKey = fields.userName.toLowerCase();
+    if (userNameKey !== row.userNameKey) {
+      const other = await store.scimUserByUserName(tx, tenantId, userNameKey);
+      if (other && other.id !== row.id) throw uniqueness(`userName ${JSON.stringify(fields.userName)} is taken`);
+    }
+    const address = signInAddress(fields);
+    if (row.ownsAccount) {
+      const account = await accounts.provisioning.accountById(tx, row.userId);
+      const set: Parameters<AccountService['provisioning']['updateAccount']>[2] = {};
+      const emailKey = address.toLowerCase();
+      if (account && emailKey !== account.emailKey) {
+        const holder = await accounts.provisioning.accountByEmailKey(tx, emailKey);
+        if (holder && holder.id !== row.userId) throw uniqueness('Another account uses this address');
+        Object.assign(set, { email: address, emailKey });
+      }
+      if (changed.includes('name') || changed.includes('displayName')) Object.assign(set, profileOf(fields));
+      if (Object.keys(set).length > 0) await accounts.provisioning.updateAccount(tx, row.userId, set, now);
+    }
+    if (changed.includes('active')) {
+      const membership = await organizations.memberships.ofUser(tx, tenantId, row.userId);
+      if (membership && membership.status !== 'removed') {
+        await organizations.memberships.setProvisioned(
+          tx,
+          tenantId,
+          membership.id,
+          fields.active ? 'active' : 'suspended',
+        );
+      }
+      if (fields.active) {
+        await emit(tx, principal, 'scim.user_reactivated', row);
+      } else {
+        await emit(tx, principal, 'scim.user_deactivated', row);
+        await endSessions(tx, principal, row.userId, 'scim_deactivated');
+      }
+    }
+    const others = changed.filter((field) => field !== 'active');
+    if (others.length > 0) await emit(tx, principal, 'scim.user_updated', row, { fields: others });
+    const next = { ...row, ...fields, userNameKey, version: row.version + 1, updatedAt: now };
+    await store.updateScimUser(tx, tenantId, row.id, {
+      ...fields,
+      userNameKey,
+      version: next.version,
+      updatedAt: now,
+    });
+    return next;
+  }
+
+  /** The locked row of a User of the organization; 404 for unknown and malformed ids alike. */
+  async function locked(tx: Tx, tenantId: string, id: string) {
+    const row = isUuid(id) ? await store.scimUser(tx, tenantId, id, true) : undefined;
+    if (!row) throw notFound('User', id);
+    return row;
+  }
+
+  /** Unique violations of a concurrent write answer like the checks before it would have. */
+  async function guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw uniqueness('userName or address taken by a concurrent request');
+      throw error;
+    }
+  }
+
+  return {
+    async list(principal: Principal, query: ListQuery) {
+      const filter = filterOf(query.filter);
+      let where: ReturnType<typeof compileFilter> | undefined;
+      try {
+        where = filter && compileFilter(filter, USER_FILTER_MAP);
+      } catch (error) {
+        throw scimErrorOf(error);
+      }
+      const { offset, limit, startIndex } = paging(query);
+      return transactions.tenant(principal.tenantId, async (tx) => {
+        const { total, page } = await store.listScimUsers(tx, principal.tenantId, where, offset, limit);
+        const ids = page.map((row) => row.id);
+        const groups = wants(query, 'groups') ? await store.groupsOfUsers(tx, principal.tenantId, ids) : [];
+        const resources = page.map((row) => project(resourceOf(row, groups), USER_SCHEMA, query));
+        return listResponse(resources, total, startIndex);
+      });
+    },
+
+    async get(principal: Principal, id: string, projection: Projection) {
+      return transactions.tenant(principal.tenantId, async (tx) => {
+        const row = isUuid(id) ? await store.scimUser(tx, principal.tenantId, id) : undefined;
+        if (!row) throw notFound('User', id);
+        return single(tx, row, projection);
+      });
+    },
+
+    /**
+     * `POST /Users`: an account with a membership (role `member`, workforce) in the organization, SCIM-managed. An
+     * address that has an account already links it (its profile stays its own); a workforce member who is not the
+     * owner is adopted as is. 409 `uniqueness` when the userName is taken in the organization.
+     */
+    async create(principal: Principal, body: unknown, projection: Projection) {
+      const id = newId();
+      const fields = fieldsOf(writtenDoc(body, id), true);
+      const address = signInAddress(fields);
+      const { tenantId } = principal;
+      return guarded(() =>
+        transactions.tenant(tenantId, async (tx) => {
+          if (await store.scimUserByUserName(tx, tenantId, fields.userName.toLowerCase())) {
+            throw uniqueness(`userName ${JSON.stringify(fields.userName)} is taken`);
+          }
+          const now = clock.now();
+          const emailKey = address.toLowerCase();
+          const existing = await accounts.provisioning.accountByEmailKey(tx, emailKey);
+          if (existing && (await store.scimUserOfAccount(tx, tenantId, existing.id))) {
+            throw uniqueness('The account with this address is provisioned already, under another userName');
+          }
+          const userId = existing?.id ?? newId();
+          if (!existing)
+            await accounts.provisioning.insertAccount(tx, {
+              id: userId,
+              email: address,
+              emailKey,
+              now,
+              ...profileOf(fields),
+            });
+          const membershipId = await provisionMembership(tx, tenantId, userId);
+          await organizations.memberships.setProvisioned(
+            tx,
+            tenantId,
+            membershipId,
+            fields.active ? 'active' : 'suspended',
+          );
+          const row: store.ScimUserRow = {
+            tenantId,
+            id,
+            userId,
+            ...fields,
+            userNameKey: fields.userName.toLowerCase(),
+            ownsAccount: !existing,
+            version: 1,
+            createdAt: now,
+            updatedAt: now,
+          };
+          await store.insertScimUser(tx, row);
+          await emit(tx, principal, 'scim.user_created', row, {
+            membership_id: membershipId,
+            linked_existing_account: Boolean(existing),
+            active: fields.active,
+          });
+          // A linked account may be signed in already: provisioned inactive, it is signed out like a deactivation.
+          if (!fields.active && existing) await endSessions(tx, principal, userId, 'scim_deactivated');
+          return single(tx, row, projection);
+        }),
+      );
+    },
+
+    /** `PUT /Users/{id}`: replaces every writable attribute; `active` left out keeps its value. */
+    async replace(principal: Principal, id: string, body: unknown, projection: Projection, ifMatch?: string) {
+      const doc = writtenDoc(body, id);
+      return guarded(() =>
+        transactions.tenant(principal.tenantId, async (tx) => {
+          const row = await locked(tx, principal.tenantId, id);
+          checkIfMatch(ifMatch, row.version);
+          const next = await commit(tx, principal, row, fieldsOf(doc, row.active));
+          return single(tx, next, projection);
+        }),
+      );
+    },
+
+    /** `PATCH /Users/{id}` (RFC 7644 section 3.5.2): all operations apply, or none. */
+    async patch(principal: Principal, id: string, body: unknown, projection: Projection, ifMatch?: string) {
+      let operations: PatchOperation[];
+      try {
+        operations = parsePatchRequest(body);
+      } catch (error) {
+        throw scimErrorOf(error);
+      }
+      return guarded(() =>
+        transactions.tenant(principal.tenantId, async (tx) => {
+          const row = await locked(tx, principal.tenantId, id);
+          checkIfMatch(ifMatch, row.version);
+          let doc: Doc;
+          try {
+            doc = applyPatch(docOf(row), operations, { resource: USER_RESOURCE, id: row.id });
+          } catch (error) {
+            throw scimErrorOf(error);
+          }
+          const next = await commit(tx, principal, row, fieldsOf(doc, row.active));
+          return single(tx, next, projection);
+        }),
+      );
+    },
+
+    /**
+     * `DELETE /Users/{id}`: the membership is removed and the person's sessions in the organization end, in one
+     * transaction; the account itself stays (it may belong to other organizations).
+     */
+    async remove(principal: Principal, id: string, ifMatch?: string): Promise<void> {
+      const { tenantId } = principal;
+      await transactions.tenant(tenantId, async (tx) => {
+        const row = await locked(tx, tenantId, id);
+        checkIfMatch(ifMatch, row.version);
+        await store.deleteScimUser(tx, tenantId, row.id);
+        const membership = await organizations.memberships.ofUser(tx, tenantId, row.userId);
+        if (membership) {
+          if (membership.status !== 'removed') await organizations.memberships.markRemoved(tx, tenantId, membership.id);
+          await organizations.memberships.release(tx, tenantId, membership.id);
+        }
+        // No identity provider manages the account's profile any more: its owner may edit it again.
+        if (row.ownsAccount)
+          await accounts.provisioning.updateAccount(tx, row.userId, { profileSource: 'local' }, clock.now());
+        await emit(tx, principal, 'scim.user_deleted', row, { membership_id: membership?.id ?? null });
+        await endSessions(tx, principal, row.userId, 'scim_deleted');
+      });
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;
