@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/kernel/crypto/index.js';
 import { rows } from '../../src/kernel/db/index.js';
 import { newDpopKey } from '../support/dpop.js';
 import { newAccount, request } from '../support/http.js';
+import { addMember } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
-import { accountsHarness, freshIp, type Pair } from './accounts-support.js';
+import { accountsHarness, freshIp, type Pair, shape } from './accounts-support.js';
 
 const BASE = 'https://id.example.test';
 const STEP = 30_000;
@@ -91,13 +93,15 @@ describe('TOTP enrollment (Part A 4.2)', () => {
     const { account, slug, tokens } = await signUp();
     const token = tokens.access_token;
     expect((await request(api('/mfa/status'), { token })).body).toEqual({
-      enabled: false,
-      enrollment_pending: false,
-      enabled_at: null,
+      mfa_enabled: false,
+      mfa_verified: false,
+      mfa_verified_at: null,
       recovery_codes_remaining: 0,
+      enrollment_pending: false,
     });
     const setup = await post('/mfa/setup', token);
     expect(setup.status).toBe(200);
+    expect(setup.headers.get('cache-control')).toBe('no-store');
     expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     const uri = new URL(setup.body.provisioning_uri);
     expect(uri.protocol).toBe('otpauth:');
@@ -107,7 +111,7 @@ describe('TOTP enrollment (Part A 4.2)', () => {
     expect(setup.body.recovery_codes).toHaveLength(8);
     expect(new Set(setup.body.recovery_codes).size).toBe(8);
     expect((await request(api('/mfa/status'), { token })).body).toMatchObject({
-      enabled: false,
+      mfa_enabled: false,
       enrollment_pending: true,
     });
 
@@ -122,8 +126,13 @@ describe('TOTP enrollment (Part A 4.2)', () => {
 
     const ok = await post('/mfa/setup/verify', token, { code: codeAt(setup.body.secret) });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ enabled: true, enrollment_pending: false, recovery_codes_remaining: 8 });
-    expect(Date.parse(ok.body.enabled_at)).not.toBeNaN();
+    expect(ok.body).toMatchObject({
+      mfa_enabled: true,
+      mfa_verified: true,
+      enrollment_pending: false,
+      recovery_codes_remaining: 8,
+    });
+    expect(Date.parse(ok.body.mfa_verified_at)).not.toBeNaN();
 
     expect((await post('/mfa/setup', token)).status).toBe(409);
     expect((await post('/mfa/setup/verify', token, { code: codeAt(setup.body.secret) })).status).toBe(409);
@@ -163,6 +172,7 @@ describe('sign-in with TOTP enrolled', () => {
     const res = await answer(mfaToken, codeAt(user.secret));
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ token_type: 'bearer', refresh_token: expect.any(String) });
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await amrOf(res.body.access_token)).toEqual(['pwd', 'mfa']);
     // Single use: the same challenge again (even with a fresh code) is 401.
     nextStep();
@@ -208,10 +218,85 @@ describe('sign-in with TOTP enrolled', () => {
     expect((await answer(mfaToken, codeAt(user.secret))).status).toBe(401);
   });
 
-  it('an unknown challenge is 401, the same as a used one', async () => {
-    const res = await answer(randomBytes(32).toString('base64url'), '123456');
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: 'Invalid or expired MFA challenge' });
+  it('unknown, used, expired and exhausted challenges get one identical 401', async () => {
+    const user = await enrolled();
+    const used = await challengeFor(user);
+    expect((await answer(used, codeAt(user.secret))).status).toBe(200);
+    const exhausted = await challengeFor(user);
+    for (let i = 0; i < 5; i++) await answer(exhausted, codeAt(user.secret, 20 * STEP));
+    const expired = await challengeFor(user);
+    svc.clock.advance(5 * 60_000 + 1000);
+    nextStep();
+    const answers = [
+      await answer(randomBytes(32).toString('base64url'), codeAt(user.secret)),
+      await answer(used, codeAt(user.secret)),
+      await answer(expired, codeAt(user.secret)),
+      await answer(exhausted, codeAt(user.secret)),
+    ];
+    for (const res of answers) expect(shape(res)).toEqual(shape(answers[0]!));
+    expect(answers[0]!.status).toBe(401);
+    expect(answers[0]!.body).toEqual({ detail: 'Invalid or expired MFA challenge' });
+  });
+
+  it('a challenge still works just before 5 minutes', async () => {
+    const user = await enrolled();
+    const mfaToken = await challengeFor(user);
+    svc.clock.advance(4 * 60_000 + 50_000);
+    expect((await answer(mfaToken, codeAt(user.secret))).status).toBe(200);
+  });
+
+  it('two right answers to one challenge at once: exactly one session starts', async () => {
+    const user = await enrolled();
+    const mfaToken = await challengeFor(user);
+    const [first, second] = await Promise.all([
+      answer(mfaToken, user.recoveryCodes[2]!),
+      answer(mfaToken, user.recoveryCodes[3]!),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 401]);
+  });
+
+  it('the same TOTP code sent to two challenges at once signs in once', async () => {
+    const user = await enrolled();
+    const [a, b] = [await challengeFor(user), await challengeFor(user)];
+    const code = codeAt(user.secret);
+    const [first, second] = await Promise.all([answer(a, code), answer(b, code)]);
+    expect([first.status, second.status].sort()).toEqual([200, 400]);
+  });
+
+  it('a challenge dies when the account signs out everywhere before it is answered', async () => {
+    const user = await enrolled();
+    const mfaToken = await challengeFor(user);
+    expect((await request(api('/auth/sign-out-all'), { method: 'POST', token: user.token })).status).toBe(204);
+    expect((await answer(mfaToken, codeAt(user.secret))).status).toBe(401);
+    // Spent, not just refused: it stays dead.
+    const [row] = await rows<{ spent: boolean }>(
+      db(),
+      sql`select spent_at is not null as spent from mfa_challenges where token_hash = ${sha256Hex(mfaToken)}`,
+    );
+    expect(row?.spent).toBe(true);
+  });
+
+  it('a challenge dies when TOTP is turned off before it is answered', async () => {
+    const user = await enrolled();
+    const mfaToken = await challengeFor(user);
+    expect((await post('/mfa/disable', user.token, { code: user.recoveryCodes[0] })).status).toBe(204);
+    expect((await answer(mfaToken, codeAt(user.secret))).status).toBe(401);
+  });
+
+  it('SSO switched on after the password: the challenge answers 403 for a member, like login', async () => {
+    const owner = await signUp();
+    const member = await addMember(svc, { tenantId: owner.tenantId!, slug: owner.slug }, 'member');
+    const setup = await post('/mfa/setup', member.token);
+    expect((await post('/mfa/setup/verify', member.token, { code: codeAt(setup.body.secret) })).status).toBe(200);
+    nextStep();
+    const login = (await logIn(member, owner.slug)) as unknown as {
+      body: { mfa_required: boolean; mfa_token: string };
+    };
+    expect(login.body.mfa_required).toBe(true);
+    await db().execute(sql`update tenants set sso_required = true where id = ${owner.tenantId}`);
+    const res = await answer(login.body.mfa_token, codeAt(setup.body.secret));
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toBe('This organization requires single sign-on');
   });
 
   it('a recovery code completes a challenge once; the owner is told by mail', async () => {
@@ -296,11 +381,11 @@ describe('turning TOTP off and new recovery codes', () => {
   it('disable needs a correct code; afterwards login answers tokens at once; disabling again is 409', async () => {
     const user = await enrolled();
     expect((await post('/mfa/disable', user.token, { code: '000000' })).status).toBe(400);
-    expect((await request(api('/mfa/status'), { token: user.token })).body.enabled).toBe(true);
+    expect((await request(api('/mfa/status'), { token: user.token })).body.mfa_enabled).toBe(true);
     const off = await post('/mfa/disable', user.token, { code: user.recoveryCodes[1] });
     expect(off.status).toBe(204);
     expect((await request(api('/mfa/status'), { token: user.token })).body).toMatchObject({
-      enabled: false,
+      mfa_enabled: false,
       recovery_codes_remaining: 0,
     });
     const login = await logIn(user.account, user.slug);

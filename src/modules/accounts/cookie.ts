@@ -20,7 +20,13 @@ export function clearRefreshCookie(reply: FastifyReply): void {
  * The body of a token-issuing answer. In cookie mode the refresh token is set as an httpOnly, Secure,
  * SameSite=Strict cookie and the body carries `refresh_token: null`.
  */
+/** An answer that carries a token or secret is never stored by a browser or a proxy (RFC 6749 section 5.1). */
+export function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+}
+
 export function deliverPair(reply: FastifyReply, pair: TokenPair, useCookie: boolean | undefined): TokenPair {
+  noStore(reply);
   if (!useCookie || !pair.refresh_token) return pair;
   reply.setCookie(REFRESH_COOKIE, pair.refresh_token, {
     ...cookieOptions,
@@ -31,5 +37,7 @@ export function deliverPair(reply: FastifyReply, pair: TokenPair, useCookie: boo
 
 /** A sign-in's answer: an MFA challenge as it is, a token pair as `deliverPair` shapes it. */
 export function deliverSignIn(reply: FastifyReply, result: SignInResult, useCookie: boolean | undefined) {
-  return isMfaRequired(result) ? result : deliverPair(reply, result, useCookie);
+  if (!isMfaRequired(result)) return deliverPair(reply, result, useCookie);
+  noStore(reply);
+  return result;
 }

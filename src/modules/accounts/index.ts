@@ -1,4 +1,4 @@
-export { deliverPair, deliverSignIn } from './cookie.js';
+export { deliverPair, deliverSignIn, noStore } from './cookie.js';
 export { errors, MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 export { assertStrongPassword, passwordWeakness } from './password-policy.js';
 export { accountKeptElsewhere } from './personal-data.js';

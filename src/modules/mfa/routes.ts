@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
-import { deliverPair, errors, signInContext, TokenPairSchema } from '../accounts/index.js';
+import { deliverPair, errors, noStore, signInContext, TokenPairSchema } from '../accounts/index.js';
 import type { MfaService } from './service.js';
 
 const Code = Type.String({
@@ -17,12 +17,14 @@ const ChallengeBody = Type.Object({
     Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
   ),
 });
+/** Part A 2.16, plus `enrollment_pending`. */
 const MfaStatusSchema = Type.Object(
   {
-    enabled: Type.Boolean(),
-    enrollment_pending: Type.Boolean({ description: 'Set up but not yet verified with a code' }),
-    enabled_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    mfa_enabled: Type.Boolean({ description: 'TOTP guards every sign-in' }),
+    mfa_verified: Type.Boolean({ description: 'The enrollment was confirmed with a code (enables it)' }),
+    mfa_verified_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     recovery_codes_remaining: Type.Integer(),
+    enrollment_pending: Type.Boolean({ description: 'Set up but not yet verified with a code' }),
   },
   { $id: 'MfaStatus' },
 );
@@ -70,7 +72,7 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService;
         'by `POST /mfa/setup/verify`; calling setup again replaces a pending enrollment. 409 when enabled.',
       response: { 200: SetupSchema, ...errors(401, 409, 503) },
     }),
-    async (request) => mfa.setup(principalOf(request)),
+    async (request, reply) => noStore(reply).send(await mfa.setup(principalOf(request))),
   );
 
   app.post<{ Body: Static<typeof CodeBody> }>(
@@ -112,7 +114,8 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService;
       body: CodeBody,
       response: { 200: Type.Object({ recovery_codes: RecoveryCodes }), ...errors(400, 401, 409, 422, 429, 503) },
     }),
-    async (request) => mfa.regenerateRecoveryCodes(principalOf(request), request.body.code),
+    async (request, reply) =>
+      noStore(reply).send(await mfa.regenerateRecoveryCodes(principalOf(request), request.body.code)),
   );
 
   app.post<{ Body: Static<typeof ChallengeBody> }>(

@@ -4,12 +4,21 @@ import { addMs, type Clock, minutes } from '../../kernel/clock.js';
 import { open, randomSecret, seal, sha256Hex } from '../../kernel/crypto/index.js';
 import { afterCommit, type Transactions, type Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
-import { badRequest, conflict, HttpError, unauthorized } from '../../kernel/http/index.js';
+import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
-import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
+import { type LimitDecision, type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
-import type { RequestContext, SessionService, SignIn, TokenPair } from '../accounts/index.js';
+import {
+  mayUseAccount,
+  type RequestContext,
+  type SessionService,
+  type SignIn,
+  SSO_REQUIRED,
+  signInSubject,
+  ssoBlocks,
+  type TokenPair,
+} from '../accounts/index.js';
 import { isTotpCode, newRecoveryCodes, newTotpSecret, provisioningUri, recoveryCodeHash, totpStep } from './codes.js';
 import { mfaPersonalData } from './personal-data.js';
 import * as store from './store.js';
@@ -26,17 +35,21 @@ export const MFA_CODE_FAILURES: LimitPolicy = { name: 'mfa-code-failures', point
 const INVALID_CHALLENGE = 'Invalid or expired MFA challenge';
 const WRONG_CODE = 'Invalid code';
 
+/** Part A 2.16. `enrollment_pending` (set up, no code verified yet) is this service's addition. */
 export interface MfaStatus {
-  enabled: boolean;
-  enrollment_pending: boolean;
-  enabled_at: string | null;
+  mfa_enabled: boolean;
+  mfa_verified: boolean;
+  mfa_verified_at: string | null;
   recovery_codes_remaining: number;
+  enrollment_pending: boolean;
 }
 
 type ChallengeOutcome =
   | { kind: 'tokens'; tokens: TokenPair }
   | { kind: 'invalid' }
-  | { kind: 'wrong-code'; userId: string }
+  | { kind: 'sso-required' }
+  | { kind: 'wrong-code' }
+  | { kind: 'throttled'; budget: LimitDecision }
   | { kind: 'other-key' };
 
 export function createMfaService(deps: {
@@ -79,11 +92,15 @@ export function createMfaService(deps: {
     return spent ? 'recovery' : undefined;
   }
 
-  async function checkBudget(userId: string): Promise<void> {
-    const budget = await limiter.peek(MFA_CODE_FAILURES, userId);
+  /**
+   * Spends one point of the wrong-code budget before a code is checked (given back when the code is right), so
+   * parallel guesses cannot all pass a check made before any of them is counted. 429 once spent.
+   */
+  async function spendAttempt(userId: string): Promise<void> {
+    const budget = await limiter.consume(MFA_CODE_FAILURES, userId);
     if (!budget.allowed) throw throttled(budget);
   }
-  const countFailure = (userId: string) => limiter.consume(MFA_CODE_FAILURES, userId);
+  const refundAttempt = (userId: string) => limiter.reward(MFA_CODE_FAILURES, userId);
 
   const emit = (tx: Tx, me: { tenantId: string; userId: string }, action: string, data: object = {}) =>
     events.emit(tx, {
@@ -129,28 +146,30 @@ export function createMfaService(deps: {
   ): Promise<T> {
     key();
     const me = self(principal);
-    await checkBudget(me.userId);
+    const factor = await transactions.tenant(me.tenantId, (tx) => store.factorOf(tx, me.userId));
+    if (!factor?.enabledAt) throw conflict('MFA is not enabled');
+    await spendAttempt(me.userId);
     const outcome = await transactions.tenant(me.tenantId, async (tx) => {
-      const factor = await store.factorOf(tx, me.userId);
-      if (!factor?.enabledAt) throw conflict('MFA is not enabled');
-      const used = await acceptCode(tx, factor, code);
+      const current = await store.factorOf(tx, me.userId);
+      if (!current?.enabledAt) throw conflict('MFA is not enabled');
+      const used = await acceptCode(tx, current, code);
       if (!used) return { wrong: true as const };
       return { wrong: false as const, value: await work(tx, me, used) };
     });
-    if (outcome.wrong) {
-      await countFailure(me.userId);
-      throw badRequest(WRONG_CODE);
-    }
+    if (outcome.wrong) throw badRequest(WRONG_CODE);
+    await refundAttempt(me.userId);
     return outcome.value;
   }
 
   async function status(q: Tx, userId: string): Promise<MfaStatus> {
     const factor = await store.factorOf(q, userId);
+    // The factor is enabled by its first verified code, so both flags move together.
     return {
-      enabled: Boolean(factor?.enabledAt),
-      enrollment_pending: Boolean(factor && !factor.enabledAt),
-      enabled_at: factor?.enabledAt?.toISOString() ?? null,
+      mfa_enabled: Boolean(factor?.enabledAt),
+      mfa_verified: Boolean(factor?.enabledAt),
+      mfa_verified_at: factor?.enabledAt?.toISOString() ?? null,
       recovery_codes_remaining: factor?.enabledAt ? await store.recoveryCodesLeft(q, userId) : 0,
+      enrollment_pending: Boolean(factor && !factor.enabledAt),
     };
   }
 
@@ -208,13 +227,13 @@ export function createMfaService(deps: {
       const secret = newTotpSecret();
       const recoveryCodes = newRecoveryCodes();
       const email = await transactions.tenant(me.tenantId, async (tx) => {
-        if (await store.isEnabled(tx, me.userId)) throw conflict('MFA is already enabled');
-        await store.startEnrollment(tx, {
+        const started = await store.startEnrollment(tx, {
           userId: me.userId,
           secretSealed: seal(sealKey, secret, sealContext(me.userId)),
           codeHashes: recoveryCodes.map(recoveryCodeHash),
           now: clock.now(),
         });
+        if (!started) throw conflict('MFA is already enabled');
         await emit(tx, me, 'mfa.enrollment_started');
         return store.emailOf(tx, me.userId);
       });
@@ -229,7 +248,10 @@ export function createMfaService(deps: {
     async verifySetup(principal: Principal, code: string): Promise<MfaStatus> {
       key();
       const me = self(principal);
-      await checkBudget(me.userId);
+      const pending = await transactions.tenant(me.tenantId, (tx) => store.factorOf(tx, me.userId));
+      if (pending?.enabledAt) throw conflict('MFA is already enabled');
+      if (!pending) throw conflict('No MFA enrollment is pending: start one with POST /mfa/setup');
+      await spendAttempt(me.userId);
       const outcome = await transactions.tenant(me.tenantId, async (tx) => {
         const factor = await store.factorOf(tx, me.userId);
         if (factor?.enabledAt) throw conflict('MFA is already enabled');
@@ -240,10 +262,8 @@ export function createMfaService(deps: {
         await notify(tx, me.userId, 'Two-step verification is on', 'Two-step verification (TOTP) was turned on.');
         return status(tx, me.userId);
       });
-      if (!outcome) {
-        await countFailure(me.userId);
-        throw badRequest(WRONG_CODE);
-      }
+      if (!outcome) throw badRequest(WRONG_CODE);
+      await refundAttempt(me.userId);
       return outcome;
     },
 
@@ -286,18 +306,31 @@ export function createMfaService(deps: {
         if (!challenge) return { kind: 'invalid' };
         await transactions.enterTenant(tx, challenge.tenantId);
         const me = { tenantId: challenge.tenantId, userId: challenge.userId };
+        // The account as it is now: a password change, sign-out-everywhere, a suspended or removed membership or
+        // TOTP turned off since the first factor kills the challenge; SSO switched on refuses it like a login.
+        const [subject, factor] = await Promise.all([
+          signInSubject(tx, { tenantId: challenge.tenantId, userId: challenge.userId }),
+          store.factorOf(tx, challenge.userId),
+        ]);
+        if (!mayUseAccount(subject) || subject.tokenEpoch !== challenge.epoch || !factor?.enabledAt) {
+          await store.spendChallenge(tx, challenge.id, now);
+          return { kind: 'invalid' };
+        }
+        if (ssoBlocks(subject)) {
+          await store.spendChallenge(tx, challenge.id, now);
+          return { kind: 'sso-required' };
+        }
         const dpopJkt = context.dpopJkt ?? challenge.dpopJkt ?? undefined;
         if (challenge.dpopJkt && dpopJkt !== challenge.dpopJkt) return { kind: 'other-key' };
-        const factor = await store.factorOf(tx, challenge.userId);
-        const used =
-          factor?.enabledAt && (await limiter.peek(MFA_CODE_FAILURES, me.userId)).allowed
-            ? await acceptCode(tx, factor, input.code)
-            : undefined;
+        const budget = await limiter.consume(MFA_CODE_FAILURES, me.userId);
+        if (!budget.allowed) return { kind: 'throttled', budget };
+        const used = await acceptCode(tx, factor, input.code);
         if (!used) {
           if (challenge.attempts >= CHALLENGE_ATTEMPTS) await store.spendChallenge(tx, challenge.id, now);
           await emit(tx, me, 'mfa.challenge_failed', { attempt: challenge.attempts });
-          return { kind: 'wrong-code', userId: challenge.userId };
+          return { kind: 'wrong-code' };
         }
+        afterCommit(tx, () => refundAttempt(me.userId));
         await store.spendChallenge(tx, challenge.id, now);
         if (used === 'recovery') {
           await emit(tx, me, 'mfa.recovery_code_used');
@@ -330,13 +363,14 @@ export function createMfaService(deps: {
           return outcome.tokens;
         case 'invalid':
           throw unauthorized(INVALID_CHALLENGE);
+        case 'sso-required':
+          throw forbidden(SSO_REQUIRED);
         case 'other-key':
           throw badRequest('The DPoP proof must use the key the sign-in was proven with');
-        case 'wrong-code': {
-          const budget = await countFailure(outcome.userId);
-          if (!budget.allowed) throw throttled(budget);
+        case 'throttled':
+          throw throttled(outcome.budget);
+        case 'wrong-code':
           throw badRequest(WRONG_CODE);
-        }
       }
     },
   };

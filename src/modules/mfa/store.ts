@@ -19,13 +19,23 @@ export async function isEnabled(q: Queryable, userId: string): Promise<boolean> 
 }
 
 /** A new pending enrollment replaces any earlier pending one, with a fresh set of recovery codes. */
+/**
+ * False when a factor is enabled (even one enabled a moment ago by a concurrent verify): only a pending
+ * enrollment is ever replaced.
+ */
 export async function startEnrollment(
   tx: Tx,
   input: { userId: string; secretSealed: string; codeHashes: string[]; now: Date },
-): Promise<void> {
-  await tx.delete(mfaTotp).where(eq(mfaTotp.userId, input.userId));
-  await tx.insert(mfaTotp).values({ userId: input.userId, secretSealed: input.secretSealed, createdAt: input.now });
+): Promise<boolean> {
+  await tx.delete(mfaTotp).where(and(eq(mfaTotp.userId, input.userId), isNull(mfaTotp.enabledAt)));
+  const inserted = await tx
+    .insert(mfaTotp)
+    .values({ userId: input.userId, secretSealed: input.secretSealed, createdAt: input.now })
+    .onConflictDoNothing()
+    .returning({ userId: mfaTotp.userId });
+  if (inserted.length === 0) return false;
   await replaceRecoveryCodes(tx, input.userId, input.codeHashes, input.now);
+  return true;
 }
 
 export async function replaceRecoveryCodes(tx: Tx, userId: string, codeHashes: string[], now: Date): Promise<void> {
