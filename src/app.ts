@@ -30,6 +30,7 @@ import { createPersonalDataRegistry, type PersonalDataRegistry } from './kernel/
 import {
   type AccountService,
   createAccountService,
+  createSecurityNotices,
   createSessionService,
   createSessionStateCache,
   createUserTokenResolver,
@@ -193,9 +194,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     closers.push(() => apiKeys.close());
     const webhooks = createWebhooks({ transactions, clock, egress, limiter, secretKey: resolveSecretKey(config) });
     const oauthClients = createOAuthClients({ transactions, events, clock });
-    const mfa = createMfaService({
-      ...{ config, transactions, sessions, events, clock, limiter, mailer, personalData, logger },
-    });
+    const notify = createSecurityNotices({ config, mailer, clock, logger });
+    const mfa = createMfaService({ config, transactions, sessions, events, clock, limiter, notify, personalData });
     const accounts = createAccountService({
       config,
       transactions,
@@ -218,8 +218,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     closers.push(() => dpop.close());
     const passkeys = createPasskeyService({
-      ...{ config, transactions, events, clock, limiter, personalData, accounts },
+      ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger },
       signIn: mfa.signIn,
+      mfaEnabled: mfa.isEnabled,
     });
     const magicLinks = createMagicLinkService({
       ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger },

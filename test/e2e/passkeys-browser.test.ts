@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { cspViolations, launchBrowser, openPerson } from '../support/browser.js';
 import { newAccount, request } from '../support/http.js';
@@ -181,11 +181,15 @@ describe('passkeys page', () => {
     expect(await state(page)).toBe('Signed out');
     expect(await page.textContent('#error')).toBe('Invalid credentials');
 
-    const events = await rows<{ severity: string; data: Record<string, unknown> }>(
-      svc.deps.database.db,
-      sql`select severity, data from events where tenant_id = ${owner.tenantId} and action = 'passkey.clone_suspected'`,
-    );
-    expect(events).toHaveLength(1);
+    // Recorded after the answer (so the refusal takes as long as any other).
+    const events = await vi.waitFor(async () => {
+      const recorded = await rows<{ severity: string; data: Record<string, unknown> }>(
+        svc.deps.database.db,
+        sql`select severity, data from events where tenant_id = ${owner.tenantId} and action = 'passkey.clone_suspected'`,
+      );
+      expect(recorded).toHaveLength(1);
+      return recorded;
+    });
     expect(events[0]).toMatchObject({ severity: 'high', data: { user_id: owner.userId } });
     const detections = await rows<{ rule_id: string; group_key: string; severity: string }>(
       svc.deps.database.db,

@@ -1,25 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { newDpopKey } from '../support/dpop.js';
 import { request } from '../support/http.js';
 import { startService, type TestService } from '../support/service.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { type AssertionOverrides, SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import { accountsHarness, freshIp, type Pair, shape } from './accounts-support.js';
 
 const BASE = 'https://id.example.test';
 let svc: TestService;
+let smtp: TestSmtpServer;
 beforeAll(async () => {
+  smtp = await startSmtpServer();
   svc = await startService({
     TRUST_PROXY: 'true',
     BASE_URL: BASE,
+    SMTP_URL: smtp.url,
     MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   });
 });
 afterAll(async () => {
   await svc?.close();
+  await smtp?.close();
 });
 
 const { api, signUp, db, eventsOf, me } = accountsHarness(() => svc);
@@ -274,6 +279,19 @@ describe('every refusal is the same 401 Invalid credentials', () => {
       }),
     );
 
+    // Malformed values are bad assertions too, not a 422 that would tell them apart.
+    const malformed = a.authenticator.getAssertion((await loginOptions()).body);
+    refusals.push(
+      await verify({
+        ...malformed,
+        response: { ...malformed.response, signature: '!!not base64!!' },
+        tenant_slug: a.slug,
+      }),
+    );
+    refusals.push(
+      await verify({ ...malformed, response: { ...malformed.response, clientDataJSON: '%%%' }, tenant_slug: a.slug }),
+    );
+
     // A suspended membership.
     await db().execute(
       sql`update memberships set status = 'suspended' where tenant_id = ${b.tenantId} and user_id = ${b.userId}`,
@@ -318,6 +336,59 @@ describe('every refusal is the same 401 Invalid credentials', () => {
   });
 });
 
+describe('adding a passkey needs a recent sign-in (step-up)', () => {
+  const options = (token: string) => request(api('/webauthn/credentials/options'), { method: 'POST', token });
+
+  it('a session older than 10 minutes cannot start a registration; a fresh sign-in can', async () => {
+    const who = await signUp();
+    svc.clock.advance(10 * 60_000 + 1000);
+    const stale = await options(who.tokens.access_token);
+    expect(stale.status).toBe(403);
+    expect(stale.body.detail).toMatch(/Sign in again/);
+    const fresh = await request<Pair>(api('/auth/login'), {
+      json: { email: who.account.email, password: who.account.password, tenant_slug: who.slug },
+      headers: { 'x-forwarded-for': freshIp() },
+    });
+    expect((await options(fresh.body.access_token)).status).toBe(200);
+  });
+
+  it('with TOTP on, only a session signed in with the second factor can add a passkey', async () => {
+    const who = await signUp();
+    const token = who.tokens.access_token;
+    const setup = await request(api('/mfa/setup'), { method: 'POST', token });
+    const totp = (offset = 0) =>
+      new TOTP({ secret: Secret.fromBase32(setup.body.secret) }).generate({
+        timestamp: svc.clock.now().getTime() + offset,
+      });
+    expect((await request(api('/mfa/setup/verify'), { token, json: { code: totp() } })).status).toBe(200);
+    const pwdOnly = await options(token);
+    expect(pwdOnly.status).toBe(403);
+    expect(pwdOnly.body.detail).toMatch(/second factor/);
+    svc.clock.advance(30_000);
+    const login = await request(api('/auth/login'), {
+      json: { email: who.account.email, password: who.account.password, tenant_slug: who.slug },
+      headers: { 'x-forwarded-for': freshIp() },
+    });
+    const done = await request<Pair>(api('/mfa/challenge'), {
+      json: { mfa_token: login.body.mfa_token, code: totp() },
+    });
+    expect(done.status, done.text).toBe(200);
+    expect((await options(done.body.access_token)).status).toBe(200);
+  });
+
+  it('the owner is told by mail when a passkey is added and when it is removed', async () => {
+    const a = await withPasskey();
+    const added = await smtp.waitFor((m) => m.to.includes(a.account.email.toLowerCase()) && /added/.test(m.subject));
+    expect(added.text).toContain('A passkey named "Passkey" was added');
+    const removed = await request(api(`/webauthn/credentials/${a.passkey.id}/remove`), {
+      token: a.token,
+      json: { password: a.account.password },
+    });
+    expect(removed.status).toBe(204);
+    await smtp.waitFor((m) => m.to.includes(a.account.email.toLowerCase()) && /removed/.test(m.subject));
+  });
+});
+
 describe('cloned authenticators (WebAuthn section 6.1.1)', () => {
   it('a counter that goes backwards is refused (401), raises passkey.clone_suspected and a detection', async () => {
     const a = await withPasskey();
@@ -334,8 +405,12 @@ describe('cloned authenticators (WebAuthn section 6.1.1)', () => {
     expect(shape(lower.res)).toEqual(shape(unknown));
     expect(await storedCounter(a.passkey.id)).toBe(10);
 
-    const events = await eventsOf(a.tenantId!, 'passkey.clone_suspected');
-    expect(events).toHaveLength(2);
+    // Recorded after the answer (so the refusal takes as long as any other): wait for both.
+    const events = await vi.waitFor(async () => {
+      const recorded = await eventsOf(a.tenantId!, 'passkey.clone_suspected');
+      expect(recorded).toHaveLength(2);
+      return recorded;
+    });
     expect(events[0]!.data).toEqual({
       user_id: a.userId,
       credential_id: a.passkey.id,

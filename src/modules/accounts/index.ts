@@ -5,6 +5,7 @@ export { accountKeptElsewhere } from './personal-data.js';
 export type { AccountProfile, ProvisionedAccount } from './provisioning.js';
 export { createUserTokenResolver } from './resolver.js';
 export { registerAccountRoutes } from './routes.js';
+export { createSecurityNotices, type SecurityNotices } from './security-notices.js';
 export { type AccountService, createAccountService, type RequestContext } from './service.js';
 export { createSessionStateCache, type SessionStateCache } from './session-state-cache.js';
 export {

@@ -4,7 +4,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { hashPassword, verifyPassword } from '../../kernel/crypto/index.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
-import { badRequest, conflict, HttpError, notFound, unprocessable } from '../../kernel/http/index.js';
+import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../../kernel/http/index.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import { assertStrongPassword } from './password-policy.js';
 import type { SessionService, TokenPair } from './sessions.js';
@@ -207,6 +207,24 @@ export function createSelfService(deps: {
      * Part A 4.1 `POST /auth/change-password`: a fresh pair in a new session, every other token refused
      * (epoch bump). 400 when the new password is weak or the same, or the current one is wrong.
      */
+    /**
+     * Step-up for changes that add a way to sign in (Part A 4.3 passkeys): the caller's session must have
+     * signed in within `withinMs`, and with its second factor when `needsMfa`. 403 naming what to do otherwise.
+     */
+    async assertRecentSignIn(principal: Principal, rule: { withinMs: number; needsMfa: boolean }): Promise<void> {
+      const me = self(principal);
+      const session = await transactions.tenant(me.tenantId, (tx) =>
+        store.sessionAuthentication(tx, me.tenantId, me.sessionId),
+      );
+      if (!session) throw new HttpError(401, 'Not authenticated');
+      if (clock.now().getTime() - session.authTime.getTime() > rule.withinMs) {
+        throw forbidden(`Sign in again first: this needs a sign-in within the last ${rule.withinMs / 60_000} minutes`);
+      }
+      if (rule.needsMfa && !session.amr.includes('mfa')) {
+        throw forbidden('Sign in again with your second factor first: this account has two-step verification on');
+      }
+    },
+
     /**
      * Re-proves the signed-in person before a sensitive change (removing a passkey). Answers whether the account
      * has a password at all; when it has one, a missing or wrong `password` is 400, counted on the budget of

@@ -172,6 +172,15 @@ export async function userById(q: Queryable, userId: string): Promise<typeof use
 }
 
 /** Every session of a user in one organization, newest first (live and ended). */
+/** When and how a session signed in (for step-up checks before sensitive changes). */
+export async function sessionAuthentication(q: Queryable, tenantId: string, sessionId: string) {
+  const [row] = await q
+    .select({ authTime: sessions.authTime, amr: sessions.amr })
+    .from(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)));
+  return row;
+}
+
 export async function sessionsOfUser(q: Queryable, tenantId: string, userId: string) {
   return q
     .select()

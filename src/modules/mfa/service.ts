@@ -7,11 +7,11 @@ import type { Events } from '../../kernel/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import { type LimitDecision, type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
-import type { Mailer } from '../../kernel/mail/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import {
   mayUseAccount,
   type RequestContext,
+  type SecurityNotices,
   type SessionService,
   type SignIn,
   SSO_REQUIRED,
@@ -59,9 +59,9 @@ export function createMfaService(deps: {
   events: Events;
   clock: Clock;
   limiter: Limiter;
-  mailer: Mailer;
+  /** Mails the account's owner when the factor changes. */
+  notify: SecurityNotices;
   personalData: PersonalDataRegistry;
-  logger: { warn(obj: object, msg: string): void };
 }) {
   const { config, transactions, sessions, events, clock, limiter } = deps;
   deps.personalData.add(mfaPersonalData());
@@ -113,22 +113,7 @@ export function createMfaService(deps: {
       data: { user_id: me.userId, ...data },
     });
 
-  /**
-   * Tells the account's owner of a change to their second factor, after commit: someone holding only their
-   * password and a session must not be able to weaken the account unnoticed.
-   */
-  async function notify(tx: Tx, userId: string, subject: string, change: string): Promise<void> {
-    const to = await store.emailOf(tx, userId);
-    if (!to) return;
-    const text =
-      `${change}\n\nWhen: ${clock.now().toISOString()}\n\n` +
-      `If this was not you, change your password at ${config.baseUrl} and sign out everywhere at once.\n`;
-    afterCommit(tx, () => {
-      void deps.mailer.send({ to, subject, text }).catch((error: Error) => {
-        deps.logger.warn({ err: error.message }, 'MFA notification not delivered');
-      });
-    });
-  }
+  const notify = deps.notify;
 
   function self(principal: Principal) {
     if (!principal.userId) throw unauthorized();
@@ -209,6 +194,9 @@ export function createMfaService(deps: {
 
   return {
     signIn,
+
+    /** Whether the account has TOTP enabled (other sign-in modules ask before sensitive changes). */
+    isEnabled: (userId: string): Promise<boolean> => transactions.systemRead((q) => store.isEnabled(q, userId)),
 
     /** Part A 4.2 `GET /mfa/status`. */
     async status(principal: Principal): Promise<MfaStatus> {

@@ -34,15 +34,21 @@ export const RegistrationBody = Type.Object({
 });
 
 /** What the browser's `PublicKeyCredential.toJSON()` gives after `navigator.credentials.get()`, plus the organization. */
+/**
+ * An assertion's values are only bounded here, not checked for base64url: a malformed one is a bad assertion,
+ * refused with the same generic 401 as every other (Part A 4.3), never a 422 that would tell it apart.
+ */
+const AssertionValue = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+
 export const SignInBody = Type.Object({
-  id: CredentialId,
-  rawId: CredentialId,
+  id: AssertionValue(1364),
+  rawId: AssertionValue(1364),
   type: Type.Literal('public-key'),
   response: Type.Object({
-    clientDataJSON: B64u(8192),
-    authenticatorData: B64u(8192),
-    signature: B64u(2048),
-    userHandle: Type.Optional(Type.Union([B64u(128), Type.Null()])),
+    clientDataJSON: AssertionValue(8192),
+    authenticatorData: AssertionValue(8192),
+    signature: AssertionValue(2048),
+    userHandle: Type.Optional(Type.Union([AssertionValue(128), Type.Null()])),
   }),
   authenticatorAttachment: Attachment,
   clientExtensionResults: ExtensionResults,

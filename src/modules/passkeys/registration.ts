@@ -10,7 +10,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { badRequest, HttpError, notFound } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
-import type { AccountService } from '../accounts/index.js';
+import type { AccountService, SecurityNotices } from '../accounts/index.js';
 import { CEREMONY_TTL_MS, challengeOf, passkeyName, type RelyingParty, userHandleOf } from './relying-party.js';
 import * as store from './store.js';
 
@@ -52,14 +52,19 @@ const isUniqueViolation = (error: unknown) =>
  * (an account, and so its passkeys, spans organizations), so they are read and written in system transactions;
  * the events go to the organization of the session that made the change.
  */
+/** Adding a passkey needs a session that signed in at most this long ago. */
+export const REGISTRATION_SIGN_IN_WINDOW_MS = 10 * 60_000;
+
 export function createPasskeyRegistration(deps: {
   rp: RelyingParty;
   transactions: Transactions;
   events: Events;
   clock: Clock;
   accounts: AccountService;
+  mfaEnabled: (userId: string) => Promise<boolean>;
+  notify: SecurityNotices;
 }) {
-  const { rp, transactions, events, clock, accounts } = deps;
+  const { rp, transactions, events, clock, accounts, notify } = deps;
 
   return {
     /**
@@ -69,6 +74,12 @@ export function createPasskeyRegistration(deps: {
      */
     async registrationOptions(principal: Principal): Promise<PublicKeyCredentialCreationOptionsJSON> {
       const me = person(principal);
+      // A passkey with user verification counts as two factors and outlives password changes: adding one needs
+      // a recent sign-in, with the second factor when TOTP is on, not just any live (or stolen) access token.
+      await accounts.assertRecentSignIn(principal, {
+        withinMs: REGISTRATION_SIGN_IN_WINDOW_MS,
+        needsMfa: await deps.mfaEnabled(me.userId),
+      });
       const [account, existing] = await transactions.systemRead(async (q) =>
         Promise.all([store.accountOf(q, me.userId), store.credentialsOf(q, me.userId)]),
       );
@@ -159,6 +170,12 @@ export function createPasskeyRegistration(deps: {
             subjectUserId: me.userId,
             data: { user_id: me.userId, credential_id: row.id, device_type: row.deviceType, backed_up: row.backedUp },
           });
+          await notify(
+            tx,
+            me.userId,
+            'A passkey was added',
+            `A passkey named "${row.name}" was added to your account.`,
+          );
         });
       } catch (error) {
         // The same authenticator credential again (the browser normally prevents it with excludeCredentials).
@@ -200,6 +217,8 @@ export function createPasskeyRegistration(deps: {
           subjectUserId: me.userId,
           data: { user_id: me.userId, credential_id: id },
         });
+        const removed = mine.find((c) => c.id === id)!;
+        await notify(tx, me.userId, 'A passkey was removed', `The passkey named "${removed.name}" was removed.`);
       });
     },
   };

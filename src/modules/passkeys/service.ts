@@ -4,7 +4,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
-import type { AccountService, SignIn } from '../accounts/index.js';
+import type { AccountService, SecurityNotices, SignIn } from '../accounts/index.js';
 import { passkeyPersonalData } from './personal-data.js';
 import { createPasskeyRegistration } from './registration.js';
 import { relyingPartyOf } from './relying-party.js';
@@ -24,8 +24,13 @@ export function createPasskeyService(deps: {
   personalData: PersonalDataRegistry;
   /** Finishes the sign-in: a user-verified passkey passes `multiFactor: true`. */
   signIn: SignIn;
-  /** `confirmPassword` before a passkey is removed. */
+  /** `confirmPassword` before a passkey is removed, `assertRecentSignIn` before one is added. */
   accounts: AccountService;
+  /** Whether the account has TOTP on: adding a passkey then needs a session signed in with it. */
+  mfaEnabled: (userId: string) => Promise<boolean>;
+  /** Mails the account's owner when a passkey is added or removed. */
+  notify: SecurityNotices;
+  logger: { warn(obj: object, msg: string): void };
 }) {
   const rp = relyingPartyOf(deps.config);
   deps.personalData.add(passkeyPersonalData());

@@ -49,6 +49,7 @@ export function createPasskeySignIn(deps: {
   clock: Clock;
   limiter: Limiter;
   signIn: SignIn;
+  logger: { warn(obj: object, msg: string): void };
 }) {
   const { rp, transactions, events, clock, limiter } = deps;
 
@@ -186,7 +187,10 @@ export function createPasskeySignIn(deps: {
         signInSubject(q, { tenantSlug: input.tenantSlug, userId: credential.userId }),
       );
       if (counterWentBack(credential.counter, info.newCounter)) {
-        await recordClone(credential, member, info.newCounter);
+        // Not awaited: the refusal must take as long as any other (Part A 4.3, one generic 401).
+        void recordClone(credential, member, info.newCounter).catch((error: Error) =>
+          deps.logger.warn({ err: error.message }, 'suspected passkey clone not recorded'),
+        );
         return refuse(context);
       }
       if (!mayUseAccount(member)) return refuse(context);

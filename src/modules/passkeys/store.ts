@@ -68,7 +68,7 @@ export function credentialsOf(q: Queryable, userId: string): Promise<CredentialR
  */
 export function lockCredentialsOf(q: Queryable, userId: string) {
   return q
-    .select({ id: webauthnCredentials.id })
+    .select({ id: webauthnCredentials.id, name: webauthnCredentials.name })
     .from(webauthnCredentials)
     .where(eq(webauthnCredentials.userId, userId))
     .for('update');
