@@ -61,33 +61,23 @@ export interface AccessTokens {
 
 export function createAccessTokens(deps: { keyring: Keyring; clock: Clock; ttlSeconds: number }): AccessTokens {
   const { keyring, clock } = deps;
+  /** One signing path for every kind of access token: same issuer, lifetime rule, `typ` and fresh `jti`. */
+  async function sign(claims: object, options: { ttlSeconds?: number; audience?: string }) {
+    const ttl = options.ttlSeconds ?? deps.ttlSeconds;
+    const iat = Math.floor(clock.now().getTime() / 1000);
+    const payload: JWTPayload = {
+      ...claims,
+      iss: ACCESS_TOKEN_ISSUER,
+      aud: options.audience ?? ACCESS_TOKEN_AUDIENCE,
+      iat,
+      exp: iat + ttl,
+      jti: newId(),
+    };
+    return { token: await keyring.sign(payload, { typ: 'at+jwt' }), expiresIn: ttl };
+  }
   return {
-    async issue(claims, options = {}) {
-      const ttl = options.ttlSeconds ?? deps.ttlSeconds;
-      const iat = Math.floor(clock.now().getTime() / 1000);
-      const payload: JWTPayload = {
-        ...claims,
-        iss: ACCESS_TOKEN_ISSUER,
-        aud: options.audience ?? ACCESS_TOKEN_AUDIENCE,
-        iat,
-        exp: iat + ttl,
-        jti: newId(),
-      };
-      return { token: await keyring.sign(payload, { typ: 'at+jwt' }), expiresIn: ttl };
-    },
-    async issueClientToken(claims, options = {}) {
-      const ttl = options.ttlSeconds ?? deps.ttlSeconds;
-      const iat = Math.floor(clock.now().getTime() / 1000);
-      const payload: JWTPayload = {
-        ...claims,
-        iss: ACCESS_TOKEN_ISSUER,
-        aud: options.audience ?? ACCESS_TOKEN_AUDIENCE,
-        iat,
-        exp: iat + ttl,
-        jti: newId(),
-      };
-      return { token: await keyring.sign(payload, { typ: 'at+jwt' }), expiresIn: ttl };
-    },
+    issue: (claims, options = {}) => sign(claims, options),
+    issueClientToken: (claims, options = {}) => sign(claims, options),
     async verify(token, options = {}) {
       const payload = await keyring.verify(token, {
         issuer: ACCESS_TOKEN_ISSUER,

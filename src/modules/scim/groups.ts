@@ -5,7 +5,6 @@ import { isUuid, newId } from '../../kernel/ids.js';
 import {
   checkIfMatch,
   etagOf,
-  filterOf,
   invalidValue,
   isForeignKeyViolation,
   isUniqueViolation,
@@ -22,7 +21,7 @@ import {
   wants,
 } from './common.js';
 import { applyPatch, type Doc, MemberPlan, membersIntercept, type PatchOperation, parsePatchRequest } from './patch.js';
-import { compileFilter, GROUP_FILTER_MAP } from './query.js';
+import { GROUP_FILTER_MAP, whereOfFilter } from './query.js';
 import { GROUP_RESOURCE, GROUP_SCHEMA, project } from './resource-schemas.js';
 import * as store from './store.js';
 
@@ -170,13 +169,7 @@ export function createGroupService(deps: ScimDeps) {
 
   return {
     async list(principal: Principal, query: ListQuery) {
-      const filter = filterOf(query.filter);
-      let where: ReturnType<typeof compileFilter> | undefined;
-      try {
-        where = filter && compileFilter(filter, GROUP_FILTER_MAP);
-      } catch (error) {
-        throw scimErrorOf(error);
-      }
+      const where = whereOfFilter(query.filter, GROUP_FILTER_MAP);
       const { offset, limit, startIndex } = paging(query);
       return transactions.tenant(principal.tenantId, async (tx) => {
         const { total, page } = await store.listScimGroups(tx, principal.tenantId, where, offset, limit);

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { filterOf, scimErrorOf } from './common.js';
 import { type AttrPath, type CompareOp, type CompValue, type Filter, FilterError } from './filter.js';
 import { GROUP_SCHEMA, USER_SCHEMA } from './resource-schemas.js';
 import { scimGroups, scimUsers } from './schema.js';
@@ -207,5 +208,15 @@ export function compileFilter(filter: Filter, map: AttributeMap): SQL {
       if (!sub) throw new FilterError(`Unsupported attribute "${name}"`);
       return target.exists(comparison(sub, filter.op, value, name));
     }
+  }
+}
+
+/** The SQL condition of a request's `filter` parameter (none when absent); 400 `invalidFilter` when it is not one. */
+export function whereOfFilter(text: string | undefined, map: AttributeMap): SQL | undefined {
+  const filter = filterOf(text);
+  try {
+    return filter && compileFilter(filter, map);
+  } catch (error) {
+    throw scimErrorOf(error);
   }
 }

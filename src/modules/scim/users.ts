@@ -5,7 +5,6 @@ import type { AccountService } from '../accounts/index.js';
 import {
   checkIfMatch,
   etagOf,
-  filterOf,
   isUniqueViolation,
   type ListQuery,
   listResponse,
@@ -19,7 +18,7 @@ import {
   wants,
 } from './common.js';
 import { applyPatch, type Doc, type PatchOperation, parsePatchRequest } from './patch.js';
-import { compileFilter, USER_FILTER_MAP } from './query.js';
+import { USER_FILTER_MAP, whereOfFilter } from './query.js';
 import { project, USER_RESOURCE, USER_SCHEMA } from './resource-schemas.js';
 import * as store from './store.js';
 import { changes, docOf, fieldsOf, profileOf, signInAddress, type UserFields, writtenDoc } from './user-fields.js';
@@ -183,13 +182,7 @@ export function createUserService(deps: ScimDeps) {
 
   return {
     async list(principal: Principal, query: ListQuery) {
-      const filter = filterOf(query.filter);
-      let where: ReturnType<typeof compileFilter> | undefined;
-      try {
-        where = filter && compileFilter(filter, USER_FILTER_MAP);
-      } catch (error) {
-        throw scimErrorOf(error);
-      }
+      const where = whereOfFilter(query.filter, USER_FILTER_MAP);
       const { offset, limit, startIndex } = paging(query);
       return transactions.tenant(principal.tenantId, async (tx) => {
         const { total, page } = await store.listScimUsers(tx, principal.tenantId, where, offset, limit);
