@@ -65,6 +65,7 @@ import { createPricingService, type PricingService, registerPricingRoutes } from
 import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
 import { createScim, registerScimRoutes, type Scim } from './modules/scim/index.js';
 import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
+import { createSso, registerSsoRoutes, type Sso } from './modules/sso/index.js';
 import { createWebhooks, registerWebhookRoutes, type Webhooks } from './modules/webhooks/index.js';
 import { registerWebPages } from './web/index.js';
 
@@ -107,6 +108,8 @@ export interface Deps {
   privacy: PrivacyService;
   /** SCIM 2.0 provisioning: each organization's token, Users and Groups (Part A 4.6). */
   scim: Scim;
+  /** Enterprise SSO: each organization's OIDC identity provider and SSO enforcement (Part A 4.6). */
+  sso: Sso;
   close(): Promise<void>;
 }
 
@@ -237,6 +240,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const scim = createScim({
       ...{ config, transactions, organizations, sessions, accounts, members, events, clock, personalData },
     });
+    const sso = createSso({ transactions, organizations, events, clock, egress, secretKey: resolveSecretKey(config) });
     return {
       config,
       logger,
@@ -269,6 +273,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       oauthClients,
       privacy,
       scim,
+      sso,
       async close() {
         for (const close of closers.reverse()) await close();
       },
@@ -340,6 +345,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerOAuthProviderRoutes(app, deps);
   registerPrivacyRoutes(app, { privacy: deps.privacy });
   registerScimRoutes(app, { scim: deps.scim, baseUrl: config.baseUrl });
+  registerSsoRoutes(app, deps.sso);
   registerWebPages(app, deps);
   await app.ready();
   return app;

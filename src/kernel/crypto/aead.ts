@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM for secrets at rest (signing keys, TOTP secrets, upstream client secrets). Format:
@@ -23,3 +23,10 @@ export function open(key: Buffer, sealed: string, context: string): string {
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
+
+/**
+ * A key for one purpose, derived from the service secret key (HKDF-SHA-256, RFC 5869): a ciphertext sealed for
+ * one purpose never opens under another's key, and SECRET_KEY itself never encrypts data directly.
+ */
+export const purposeKey = (secretKey: Buffer, purpose: string): Buffer =>
+  Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), purpose, 32));

@@ -117,6 +117,14 @@ export const EVENT_TYPES: readonly EventType[] = [
   },
   { name: 'scim.token_revoked', description: 'The SCIM token was revoked; SCIM is dormant', webhook: false },
   { name: 'scim.config_changed', description: 'SCIM provisioning was paused or resumed', webhook: false },
+  {
+    name: 'sso.oidc_configured',
+    description: 'The organization’s OIDC identity provider was configured or changed (never its secret)',
+    webhook: false,
+  },
+  { name: 'sso.oidc_removed', description: 'The OIDC identity provider was removed; SSO is dormant', webhook: false },
+  { name: 'sso.oidc_tested', description: 'An admin tested the OIDC identity provider connection', webhook: false },
+  { name: 'sso.enforcement_changed', description: 'SSO was required or no longer required', webhook: false },
 ];
 
 const BY_NAME = new Map(EVENT_TYPES.map((type) => [type.name, type]));

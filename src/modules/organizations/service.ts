@@ -66,6 +66,12 @@ export function createOrganizationService(deps: { clock: Clock }) {
       return (await store.tenantById(tx, tenantId))?.plan;
     },
 
+    /**
+     * Part A 4.6 enforcement: once required, every sign-in method but SSO answers 403 to non-owner members. The SSO
+     * module decides when; answers the previous value (undefined: no such organization).
+     */
+    setSsoRequired: (tx: Tx, tenantId: string, required: boolean) => store.setSsoRequired(tx, tenantId, required),
+
     /** Membership reads and writes for the members module; every one runs in the caller's transaction. */
     memberships: {
       /** Locked for update: the caller is about to decide on it. */

@@ -32,6 +32,19 @@ export async function tenantById(q: Queryable, tenantId: string): Promise<Tenant
   return row;
 }
 
+/** Part A 4.6 enforcement flag; answers the value it had before (undefined: no such organization). */
+export async function setSsoRequired(q: Queryable, tenantId: string, required: boolean): Promise<boolean | undefined> {
+  const [before] = await q
+    .select({ ssoRequired: tenants.ssoRequired })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .for('update');
+  if (!before) return undefined;
+  if (before.ssoRequired !== required)
+    await q.update(tenants).set({ ssoRequired: required }).where(eq(tenants.id, tenantId));
+  return before.ssoRequired;
+}
+
 export async function membershipById(
   q: Queryable,
   tenantId: string,

@@ -1,12 +1,10 @@
-import { hkdfSync } from 'node:crypto';
-import { hmacSha256Hex, open, prefixedSecret, seal } from '../../kernel/crypto/index.js';
+import { hmacSha256Hex, open, prefixedSecret, purposeKey, seal } from '../../kernel/crypto/index.js';
 
 /** `whsec_` + 256 random bits (Part A 2.6). */
 export const newEndpointSecret = () => prefixedSecret('whsec_');
 
 /** The key that seals endpoint secrets at rest: derived from the service secret key, for this use only. */
-export const sealingKeyOf = (secretKey: Buffer) =>
-  Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), 'svc webhook endpoint secrets v1', 32));
+export const sealingKeyOf = (secretKey: Buffer) => purposeKey(secretKey, 'svc webhook endpoint secrets v1');
 
 export const sealSecret = (key: Buffer, endpointId: string, secret: string) =>
   seal(key, secret, `webhook:${endpointId}`);

@@ -1,0 +1,45 @@
+import type { Principal } from '../../kernel/auth/index.js';
+import { planIncludes, planOf } from '../../kernel/authz/plans.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Transactions, Tx } from '../../kernel/db/index.js';
+import type { Events } from '../../kernel/events/index.js';
+import { forbidden, notFound } from '../../kernel/http/index.js';
+import type { Egress } from '../../kernel/net/index.js';
+import type { OrganizationService } from '../organizations/index.js';
+import * as store from './store.js';
+
+export interface SsoDeps {
+  transactions: Transactions;
+  organizations: Pick<OrganizationService, 'planCode' | 'tenant' | 'setSsoRequired'>;
+  events: Events;
+  clock: Clock;
+  egress: Egress;
+  /** The service secret key (SECRET_KEY); the client-secret sealing key is derived from it. */
+  secretKey: Buffer;
+}
+
+export const NOT_CONFIGURED =
+  'SSO is not configured for this organization: PUT /api/v1/tenants/sso/oidc configures its identity provider';
+
+/** Part A 4.6: every SSO surface of an organization is dormant (404) while it has no connection. */
+export async function configured(tx: Tx, tenantId: string, forUpdate = false) {
+  const row = await store.connectionOf(tx, tenantId, forUpdate);
+  if (!row) throw notFound(NOT_CONFIGURED);
+  return row;
+}
+
+/** Enterprise SSO is a plan feature (docs/decisions.md "Plans"): 403 naming the organization's plan. */
+export async function assertPlanAllowsSso(deps: Pick<SsoDeps, 'organizations'>, tx: Tx, tenantId: string) {
+  const plan = await deps.organizations.planCode(tx, tenantId);
+  if (!planIncludes(plan, 'enterprise_sso')) {
+    throw forbidden(`Enterprise SSO is not included in the ${planOf(plan ?? 'free').name} plan (Enterprise)`);
+  }
+}
+
+export const emitAdmin = (
+  events: Events,
+  tx: Tx,
+  principal: Principal,
+  action: string,
+  data: Record<string, unknown>,
+) => events.emit(tx, { tenantId: principal.tenantId, actor: principal.actor, category: 'admin', action, data });

@@ -1,0 +1,52 @@
+import type { Principal } from '../../kernel/auth/index.js';
+import { conflict, notFound } from '../../kernel/http/index.js';
+import { assertPlanAllowsSso, configured, emitAdmin, type SsoDeps } from './common.js';
+
+export interface EnforcementView {
+  required: boolean;
+}
+
+/**
+ * `GET|PUT /tenants/sso/enforcement` (Part A 4.6, `tenant:manage`). The flag is the organization's
+ * `sso_required`; the sign-in methods (password, magic link, passkey) read it and answer 403 to non-owner members
+ * after their factor verified (accounts/sign-in-subject.ts). Owners always pass: the break-glass path.
+ */
+export function createEnforcementService(deps: SsoDeps) {
+  const { transactions, organizations, events } = deps;
+
+  return {
+    /** 404 while no connection is configured (dormant). */
+    async get(principal: Principal): Promise<EnforcementView> {
+      return transactions.tenant(principal.tenantId, async (tx) => {
+        await configured(tx, principal.tenantId);
+        const tenant = await organizations.tenant(tx, principal.tenantId);
+        if (!tenant) throw notFound();
+        return { required: tenant.ssoRequired };
+      });
+    },
+
+    /**
+     * Requiring SSO needs the plan feature and an enabled connection (409 otherwise: its members would have no
+     * way in). Turning it off is always allowed, also after a downgrade.
+     */
+    async put(principal: Principal, input: EnforcementView): Promise<EnforcementView> {
+      return transactions.tenant(principal.tenantId, async (tx) => {
+        const connection = await configured(tx, principal.tenantId, true);
+        if (input.required) {
+          await assertPlanAllowsSso(deps, tx, principal.tenantId);
+          if (!connection.enabled) {
+            throw conflict('The OIDC connection is disabled: enable it before requiring SSO');
+          }
+        }
+        const before = await organizations.setSsoRequired(tx, principal.tenantId, input.required);
+        if (before === undefined) throw notFound();
+        if (before !== input.required) {
+          await emitAdmin(events, tx, principal, 'sso.enforcement_changed', { required: input.required });
+        }
+        return { required: input.required };
+      });
+    },
+  };
+}
+
+export type EnforcementService = ReturnType<typeof createEnforcementService>;
