@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
+import { newId } from '../../src/kernel/ids.js';
+import { RecordType, startDnsServer, type Zone } from '../support/dns.js';
 import { request } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
@@ -8,15 +10,23 @@ import { extractToken, startSmtpServer, type TestSmtpServer } from '../support/s
 import { freshIp } from './accounts-support.js';
 import { oktaUser, person, scimHarness } from './scim-support.js';
 
+const zone: Zone = {};
+let dnsServer: Awaited<ReturnType<typeof startDnsServer>>;
 let svc: TestService;
 let smtp: TestSmtpServer;
 beforeAll(async () => {
+  dnsServer = await startDnsServer(zone);
   smtp = await startSmtpServer();
-  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: 'true' });
+  svc = await startService({
+    SMTP_URL: smtp.url,
+    TRUST_PROXY: 'true',
+    DNS_SERVERS: `127.0.0.1:${dnsServer.port}`,
+  });
 });
 afterAll(async () => {
   await svc?.close();
   await smtp?.close();
+  await dnsServer?.close();
 });
 
 const { api, scim, patchOp, provisionedOrg, roster, eventsOf, expectScimError, db } = scimHarness(() => svc);
@@ -155,28 +165,114 @@ describe('SCIM-managed memberships and profiles', () => {
           where m.id = ${member.membership_id}`,
     );
     expect(released).toEqual({ scim_managed: false, status: 'removed', profile_source: 'local' });
+    // The account is the person's now: a former member is not enrolled again without a verified domain.
     const again = await scim(token, 'POST', '/Users', oktaUser(email));
-    expect(again.status).toBe(201);
+    expectScimError(again, 409, 'uniqueness');
   });
 
-  it('links an existing account: a new membership, its profile left to its owner, other sessions untouched', async () => {
+  it('stops writing the account once it belongs to another organization too; the SCIM copy still changes', async () => {
+    const { owner, token } = await provisionedOrg();
+    const { email } = person('shared');
+    const created = await scim(token, 'POST', '/Users', oktaUser(email));
+    expect(created.status, created.text).toBe(201);
+    const userId = (await roster(owner.token)).find((m) => m.email === email)!.user_id;
+    const account = () =>
+      rows<{ email: string; given_name: string | null; profile_source: string }>(
+        db(),
+        sql`select email, given_name, profile_source from users where id = ${userId}`,
+      );
+
+    // Only in this organization, the account is the identity provider's: names are copied onto it.
+    const renamed = await scim(
+      token,
+      'PATCH',
+      `/Users/${created.body.id}`,
+      patchOp([{ op: 'replace', path: 'name.givenName', value: 'Renamed' }]),
+    );
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(await account()).toEqual([{ email, given_name: 'Renamed', profile_source: 'scim' }]);
+
+    // The person joins another organization (direct set-up, as addMember does).
+    const other = await signUpOwner(svc.url, 'otherorg');
+    await db().execute(
+      sql`insert into memberships (id, tenant_id, user_id, role, population, status, created_at)
+          values (${newId()}, ${other.tenantId}, ${userId}, 'member', 'workforce', 'active', ${svc.clock.now()})`,
+    );
+
+    // Now the identity provider's address and names stay in its SCIM copy: the account keeps its own.
+    const moved = `moved-${email}`;
+    const patched = await scim(
+      token,
+      'PATCH',
+      `/Users/${created.body.id}`,
+      patchOp([
+        { op: 'replace', path: 'userName', value: moved },
+        { op: 'replace', path: 'emails[type eq "work"].value', value: moved },
+        { op: 'replace', path: 'name.givenName', value: 'Attacker' },
+      ]),
+    );
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ userName: moved, name: { givenName: 'Attacker' } });
+    expect(patched.body.emails).toEqual([expect.objectContaining({ value: moved })]);
+    expect(await account()).toEqual([{ email, given_name: 'Renamed', profile_source: 'scim' }]);
+    const replaced = await scim(token, 'PUT', `/Users/${created.body.id}`, oktaUser(`put-${email}`));
+    expect(replaced.status, replaced.text).toBe(200);
+    expect((await account())[0]?.email).toBe(email);
+  });
+
+  it("refuses another organization's account: same answer as for any unavailable name, nothing recorded", async () => {
     const { owner, token } = await provisionedOrg();
     const elsewhere = await signUpOwner(svc.url, 'elsewhere');
-    const linked = await scim(
-      token,
-      'POST',
-      '/Users',
-      oktaUser(elsewhere.email, { name: { givenName: 'Idp', familyName: 'Name' } }),
-    );
+    const refused = await scim(token, 'POST', '/Users', oktaUser(elsewhere.email));
+    expectScimError(refused, 409, 'uniqueness');
+    expect(refused.body.detail).toBe('userName is not available in this organization');
+    expect((await roster(owner.token)).some((m) => m.user_id === elsewhere.userId)).toBe(false);
+    expect(await eventsOf(owner.tenantId, 'scim.user_created')).toEqual([]);
+    expect((await logIn(elsewhere.email, owner.slug, elsewhere.password)).status).toBe(401);
+    expect((await request(api('/me'), { token: elsewhere.token })).status).toBe(200);
+  });
+
+  it('links an existing account on a verified domain: a new membership, its profile left to its owner', async () => {
+    const { owner, token } = await provisionedOrg();
+    const domain = `scim${Math.random().toString(36).slice(2, 10)}.example`;
+    const { unique } = person('onDomain');
+    const account = {
+      email: `${unique}@${domain}`,
+      password: `correct horse battery ${unique}`,
+      organization_name: `Org ${unique}`,
+    };
+    const signedUp = await request(api('/auth/signup'), { json: account });
+    expect(signedUp.status, signedUp.text).toBe(201);
+    const elsewhereToken = signedUp.body.access_token as string;
+    const userId = (await request(api('/me'), { token: elsewhereToken })).body.user_id as string;
+    const body = oktaUser(account.email, { name: { givenName: 'Idp', familyName: 'Name' } });
+
+    // Claimed but not verified, the domain does not answer for the address.
+    const claimed = await request(api('/members/domains'), { token: owner.token, json: { domain } });
+    expect(claimed.status, claimed.text).toBe(201);
+    expectScimError(await scim(token, 'POST', '/Users', body), 409, 'uniqueness');
+
+    zone[domain] = [{ type: RecordType.TXT, data: claimed.body.txt_record }];
+    const verified = await request(api(`/members/domains/${claimed.body.domain_id}/verify`), {
+      method: 'POST',
+      token: owner.token,
+    });
+    expect(verified.body).toEqual({ domain, verified: true });
+
+    const linked = await scim(token, 'POST', '/Users', body);
     expect(linked.status, linked.text).toBe(201);
-    const member = (await roster(owner.token)).find((m) => m.user_id === elsewhere.userId);
+    const member = (await roster(owner.token)).find((m) => m.user_id === userId);
     expect(member).toMatchObject({ role: 'member', status: 'active', scim_managed: true });
-    expect((await eventsOf(owner.tenantId, 'scim.user_created'))[0]?.data).toMatchObject({
-      linked_existing_account: true,
+    // The event does not tell whether an account existed.
+    expect((await eventsOf(owner.tenantId, 'scim.user_created'))[0]?.data).toEqual({
+      scim_id: linked.body.id,
+      user_id: userId,
+      membership_id: member!.membership_id,
+      active: true,
     });
 
     // The person signs in to this organization with their own password; their profile stays theirs.
-    const here = await logIn(elsewhere.email, owner.slug, elsewhere.password);
+    const here = await logIn(account.email, owner.slug, account.password);
     expect(here.status).toBe(200);
     const profile = await request(api('/me/profile'), { token: here.body.access_token });
     expect(profile.body).toMatchObject({ editable: true, given_name: null });
@@ -184,7 +280,7 @@ describe('SCIM-managed memberships and profiles', () => {
     // Deactivation signs them out of this organization only.
     await scim(token, 'PATCH', `/Users/${linked.body.id}`, patchOp([{ op: 'replace', value: { active: false } }]));
     expect((await request(api('/me'), { token: here.body.access_token })).status).toBe(401);
-    expect((await request(api('/me'), { token: elsewhere.token })).status).toBe(200);
+    expect((await request(api('/me'), { token: elsewhereToken })).status).toBe(200);
   });
 
   it('adopts an existing member, never the owner or a customer', async () => {

@@ -1,6 +1,7 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import { hours } from '../../kernel/clock.js';
 import { hashPassword, randomSecret, secretsEqual } from '../../kernel/crypto/index.js';
+import type { Tx } from '../../kernel/db/index.js';
 import { conflict, notFound, unprocessable } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
 import { throttled } from '../../kernel/limits/index.js';
@@ -200,6 +201,17 @@ export function createDomainService(deps: MembersDeps) {
           data: { domain_id: domainId, domain: claim.domain },
         });
       });
+    },
+
+    /**
+     * Whether the address's domain is verified by this organization: its proof was found and the worker's re-check
+     * (hourly) has not lost it since. Read-only, within the organization's transaction; the join settings do not
+     * matter (provisioning uses it to know the organization answers for the address, not to open a door).
+     */
+    async isVerifiedFor(tx: Tx, tenantId: string, email: string): Promise<boolean> {
+      const domain = domainOfEmail(email);
+      if (!domain) return false;
+      return (await store.domainByName(tx, tenantId, domain))?.verified === true;
     },
 
     /** `POST /auth/signup/domain-check`: whether the address may join an organization by its domain. */

@@ -4,7 +4,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { ScimError } from '../../kernel/http/index.js';
 import type { AccountService, SessionService } from '../accounts/index.js';
-import type { MembersService } from '../members/index.js';
+import type { DomainService, MembersService } from '../members/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import { type Filter, FilterError, parseFilter } from './filter.js';
 import { PatchError } from './patch.js';
@@ -17,8 +17,11 @@ export interface ScimDeps {
   sessions: SessionService;
   /** Provisioned accounts (`accounts.provisioning`). */
   accounts: Pick<AccountService, 'provisioning'>;
-  /** The plan's seat cap (`members.assertSeatAvailable`). */
-  members: Pick<MembersService, 'assertSeatAvailable'>;
+  /**
+   * The plan's seat cap (`members.assertSeatAvailable`), and the organization's verified domains: an existing
+   * account is linked only when its address is on one of them (`members.domains.isVerifiedFor`).
+   */
+  members: Pick<MembersService, 'assertSeatAvailable'> & { domains: Pick<DomainService, 'isVerifiedFor'> };
   events: Events;
   clock: Clock;
 }

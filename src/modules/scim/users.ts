@@ -1,7 +1,7 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import type { Tx } from '../../kernel/db/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
-import type { AccountService } from '../accounts/index.js';
+import { type AccountService, accountKeptElsewhere } from '../accounts/index.js';
 import {
   checkIfMatch,
   etagOf,
@@ -24,6 +24,12 @@ import * as store from './store.js';
 import { changes, docOf, fieldsOf, profileOf, signInAddress, type UserFields, writtenDoc } from './user-fields.js';
 
 type GroupRef = { memberId: string; groupId: string; displayName: string };
+
+/**
+ * The refusal of an address the organization may not provision. One wording whether or not an account has the
+ * address, so an identity provider cannot learn who has an account on the service from it.
+ */
+const NOT_AVAILABLE = 'userName is not available in this organization';
 
 /** Users (RFC 7644 section 3 over RFC 7643 section 4.1): an account and its SCIM-managed membership. */
 export function createUserService(deps: ScimDeps) {
@@ -96,6 +102,18 @@ export function createUserService(deps: ScimDeps) {
     });
   }
 
+  /**
+   * Whether an existing account may become this SCIM User. Accounts are global and the person never agreed to
+   * this organization: only one already a member here is adopted, and one whose address is on a domain the
+   * organization verified is linked (the organization answers for that domain's mailboxes). Anyone else's
+   * account is not the identity provider's to enroll; once SSO sign-in exists it could sign in as them.
+   */
+  async function mayLink(tx: Tx, tenantId: string, userId: string, address: string): Promise<boolean> {
+    const membership = await organizations.memberships.ofUser(tx, tenantId, userId);
+    if (membership && membership.status !== 'removed') return true;
+    return deps.members.domains.isVerifiedFor(tx, tenantId, address);
+  }
+
   /** The membership a new SCIM User takes: an existing workforce one is adopted, else one is added as `member`. */
   async function provisionMembership(tx: Tx, tenantId: string, userId: string): Promise<string> {
     const membership = await organizations.memberships.ofUser(tx, tenantId, userId);
@@ -122,13 +140,16 @@ export function createUserService(deps: ScimDeps) {
       if (other && other.id !== row.id) throw uniqueness(`userName ${JSON.stringify(fields.userName)} is taken`);
     }
     const address = signInAddress(fields);
-    if (row.ownsAccount) {
+    // The account is global. Once it belongs to another organization too, its address and names are no longer
+    // this identity provider's to write: a changed address would let it take the account (a password reset to
+    // a mailbox it controls) in the other organization. The SCIM copy below still takes every change.
+    if (row.ownsAccount && !(await accountKeptElsewhere(tx, row.userId, tenantId))) {
       const account = await accounts.provisioning.accountById(tx, row.userId);
       const set: Parameters<AccountService['provisioning']['updateAccount']>[2] = {};
       const emailKey = address.toLowerCase();
       if (account && emailKey !== account.emailKey) {
         const holder = await accounts.provisioning.accountByEmailKey(tx, emailKey);
-        if (holder && holder.id !== row.userId) throw uniqueness('Another account uses this address');
+        if (holder && holder.id !== row.userId) throw uniqueness(NOT_AVAILABLE);
         Object.assign(set, { email: address, emailKey });
       }
       if (changed.includes('name') || changed.includes('displayName')) Object.assign(set, profileOf(fields));
@@ -202,9 +223,10 @@ export function createUserService(deps: ScimDeps) {
     },
 
     /**
-     * `POST /Users`: an account with a membership (role `member`, workforce) in the organization, SCIM-managed. An
-     * address that has an account already links it (its profile stays its own); a workforce member who is not the
-     * owner is adopted as is. 409 `uniqueness` when the userName is taken in the organization.
+     * `POST /Users`: an account with a membership (role `member`, workforce) in the organization, SCIM-managed. A
+     * workforce member who is not the owner is adopted as is; another existing account is linked (its profile
+     * stays its own) only when its address is on a domain the organization verified. 409 `uniqueness` when the
+     * userName is taken in the organization, or the address has an account the organization may not link.
      */
     async create(principal: Principal, body: unknown, projection: Projection) {
       const id = newId();
@@ -219,6 +241,7 @@ export function createUserService(deps: ScimDeps) {
           const now = clock.now();
           const emailKey = address.toLowerCase();
           const existing = await accounts.provisioning.accountByEmailKey(tx, emailKey);
+          if (existing && !(await mayLink(tx, tenantId, existing.id, address))) throw uniqueness(NOT_AVAILABLE);
           if (existing && (await store.scimUserOfAccount(tx, tenantId, existing.id))) {
             throw uniqueness('The account with this address is provisioned already, under another userName');
           }
@@ -250,11 +273,9 @@ export function createUserService(deps: ScimDeps) {
             updatedAt: now,
           };
           await store.insertScimUser(tx, row);
-          await emit(tx, principal, 'scim.user_created', row, {
-            membership_id: membershipId,
-            linked_existing_account: Boolean(existing),
-            active: fields.active,
-          });
+          // Whether an account existed is left out: the organization's admins read these events, and it would
+          // tell them who has an account on the service.
+          await emit(tx, principal, 'scim.user_created', row, { membership_id: membershipId, active: fields.active });
           // A linked account may be signed in already: provisioned inactive, it is signed out like a deactivation.
           if (!fields.active && existing) await endSessions(tx, principal, userId, 'scim_deactivated');
           return single(tx, row, projection);
