@@ -240,7 +240,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const scim = createScim({
       ...{ config, transactions, organizations, sessions, accounts, members, events, clock, personalData },
     });
-    const sso = createSso({ transactions, organizations, events, clock, egress, secretKey: resolveSecretKey(config) });
+    const sso = createSso({
+      ...{ transactions, organizations, events, clock, egress, limiter },
+      secretKey: resolveSecretKey(config),
+    });
     return {
       config,
       logger,

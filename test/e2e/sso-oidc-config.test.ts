@@ -108,6 +108,11 @@ async function configured(label?: string, overrides: Record<string, unknown> = {
 }
 
 const runTest = (token: string) => request(api('/tenants/sso/oidc/test'), { method: 'POST', token });
+/** Enforcement needs a passed connection test of the current configuration. */
+async function proven(token: string) {
+  const res = await runTest(token);
+  expect(res.body.ok, res.text).toBe(true);
+}
 const checkOf = (body: { checks: Array<{ name: string; ok: boolean; detail: string }> }, name: string) =>
   body.checks.find((check) => check.name === name);
 
@@ -242,7 +247,60 @@ describe('configuration', () => {
   });
 });
 
+describe('the kept secret stays with its provider', () => {
+  it('refuses a new issuer or client id without the secret (422), so the stored one cannot be sent elsewhere', async () => {
+    const owner = await configured('keeper');
+    const put = (body: Record<string, unknown>) =>
+      request(api('/tenants/sso/oidc'), { method: 'PUT', token: owner.token, json: body });
+    // Another issuer: its discovery names the token endpoint the next test would send the kept secret to.
+    const elsewhere = await put({ issuer: `https://${CLOSED_HOST}`, client_id: CLIENT_ID });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.detail).toBe('client_secret: required when the issuer or client_id changes');
+    // The exact issuer counts: a trailing slash is another issuer (OIDC Discovery 4.3).
+    expect((await put({ issuer: `${ISSUER}/`, client_id: CLIENT_ID })).status).toBe(422);
+    const otherClient = await put({ issuer: ISSUER, client_id: 'another-client' });
+    expect(otherClient.status).toBe(422);
+    expect(otherClient.body.detail).toMatch(/^client_secret: /);
+
+    const kept = await request(api('/tenants/sso/oidc'), { token: owner.token });
+    expect(kept.body).toMatchObject({ issuer: ISSUER, client_id: CLIENT_ID });
+    const events = await rows<{ action: string }>(
+      svc.deps.database.db,
+      sql`select action from events where tenant_id = ${owner.tenantId} and action = 'sso.oidc_configured'`,
+    );
+    expect(events).toHaveLength(1);
+
+    // With the secret for the new issuer, the change is accepted; the same issuer and client keep theirs.
+    expect(
+      (await put({ issuer: `https://${CLOSED_HOST}`, client_id: CLIENT_ID, client_secret: 'theirs' })).status,
+    ).toBe(200);
+    expect((await put({ issuer: `https://${CLOSED_HOST}`, client_id: CLIENT_ID })).status).toBe(200);
+  });
+});
+
 describe('connection test', () => {
+  it('is limited to 10 calls a minute per organization (429 with Retry-After), not across organizations', async () => {
+    // A closed port: each call fails fast at discovery, yet would be an outbound connection.
+    const owner = await configured('limited', { issuer: `https://${CLOSED_HOST}` });
+    for (let call = 1; call <= 10; call += 1) {
+      const res = await runTest(owner.token);
+      expect(res.status, `call ${call}: ${res.text}`).toBe(200);
+    }
+    const refused = await runTest(owner.token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('ratelimit-limit')).toBe('10');
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    const tested = await rows<{ n: number }>(
+      svc.deps.database.db,
+      sql`select count(*)::int as n from events where tenant_id = ${owner.tenantId} and action = 'sso.oidc_tested'`,
+    );
+    expect(tested[0]?.n).toBe(10);
+
+    const other = await configured('unlimited', { issuer: `https://${CLOSED_HOST}` });
+    expect((await runTest(other.token)).status).toBe(200);
+  });
+
   it('proves discovery, the key set and the credentials against the real identity provider', async () => {
     const owner = await configured();
     const res = await runTest(owner.token);
@@ -316,6 +374,7 @@ describe('enforcement', () => {
     const member = await addMember(svc, owner, 'member');
     const enforcement = api('/tenants/sso/enforcement');
     expect((await request(enforcement, { token: owner.token })).body).toEqual({ required: false });
+    await proven(owner.token);
 
     const required = await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
     expect(required.status, required.text).toBe(200);
@@ -346,6 +405,7 @@ describe('enforcement', () => {
   it('removing the connection turns enforcement off: members sign in again, and SSO is dormant', async () => {
     const owner = await configured('remover');
     const member = await addMember(svc, owner, 'member');
+    await proven(owner.token);
     await request(api('/tenants/sso/enforcement'), { method: 'PUT', token: owner.token, json: { required: true } });
     expect((await login(member, owner.slug)).status).toBe(403);
 
@@ -371,7 +431,9 @@ describe('enforcement', () => {
     const owner = await configured('disabler');
     const member = await addMember(svc, owner, 'member');
     const enforcement = api('/tenants/sso/enforcement');
-    await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
+    await proven(owner.token);
+    const required = await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
+    expect(required.status, required.text).toBe(200);
     const disabled = await request(api('/tenants/sso/oidc'), {
       method: 'PUT',
       token: owner.token,
@@ -381,14 +443,104 @@ describe('enforcement', () => {
     expect(disabled.body.enabled).toBe(false);
     expect((await request(enforcement, { token: owner.token })).body).toEqual({ required: false });
     expect((await login(member, owner.slug)).status).toBe(200);
+    // The passed test still stands (only `enabled` changed), yet a disabled connection cannot be required.
+    expect(disabled.body.last_test).toMatchObject({ ok: true });
     const refused = await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
     expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/disabled/);
+  });
+
+  it('requiring needs a passed connection test of the current configuration (409 untested or failed)', async () => {
+    const owner = await configured('prover', { client_secret: 'not-the-secret' });
+    const member = await addMember(svc, owner, 'member');
+    const enforcement = api('/tenants/sso/enforcement');
+    const require = () => request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
+
+    const untested = await require();
+    expect(untested.status).toBe(409);
+    expect(untested.body.detail).toMatch(/has not been tested since it last changed/);
+
+    expect((await runTest(owner.token)).body.ok).toBe(false);
+    const failed = await require();
+    expect(failed.status).toBe(409);
+    expect(failed.body.detail).toMatch(/last connection test of the OIDC connection failed/);
+    expect((await request(enforcement, { token: owner.token })).body).toEqual({ required: false });
+    expect((await login(member, owner.slug)).status).toBe(200);
+
+    // The right secret, tested: now it may be required.
+    const fixed = await request(api('/tenants/sso/oidc'), { method: 'PUT', token: owner.token, json: config() });
+    expect(fixed.body.last_test).toBeNull();
+    await proven(owner.token);
+    expect((await require()).status).toBe(200);
+    expect((await login(member, owner.slug)).status).toBe(403);
+  });
+
+  it('changing issuer, client id or secret resets the test and turns enforcement off; other fields keep both', async () => {
+    const owner = await configured('changer');
+    const member = await addMember(svc, owner, 'member');
+    const enforcement = api('/tenants/sso/enforcement');
+    const put = (body: Record<string, unknown>) =>
+      request(api('/tenants/sso/oidc'), { method: 'PUT', token: owner.token, json: body });
+    const require = async () => {
+      await proven(owner.token);
+      const res = await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
+      expect(res.status, res.text).toBe(200);
+    };
+    const required = async () => (await request(enforcement, { token: owner.token })).body.required;
+
+    await require();
+    // Scopes and domains are not what the test proves: the test stands and SSO stays required.
+    const narrowed = await put({ issuer: ISSUER, client_id: CLIENT_ID, allowed_domains: ['example.com'] });
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body.last_test).toMatchObject({ ok: true });
+    expect(await required()).toBe(true);
+    // The same secret sent again is no change either.
+    expect((await put(config())).body.last_test).toMatchObject({ ok: true });
+    expect(await required()).toBe(true);
+
+    // A rotated secret is unproven.
+    const rotated = await put(config({ client_secret: 'Rotated-Secret-0000' }));
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.last_test).toBeNull();
+    expect(await required()).toBe(false);
+    expect((await login(member, owner.slug)).status).toBe(200);
+
+    await put(config());
+    await require();
+    // A new issuer (with its secret) is unproven too.
+    const moved = await put(config({ issuer: `https://${CLOSED_HOST}` }));
+    expect(moved.status).toBe(200);
+    expect(moved.body.last_test).toBeNull();
+    expect(await required()).toBe(false);
+
+    const events = await rows<{ action: string; data: Record<string, unknown> }>(
+      svc.deps.database.db,
+      // The audit log's sequence keeps the order of events recorded in one transaction at one instant.
+      sql`select action, data from audit_log where tenant_id = ${owner.tenantId}
+          and action in ('sso.enforcement_changed', 'sso.oidc_configured') order by seq`,
+    );
+    const offs = events.filter((event) => event.action === 'sso.enforcement_changed' && !event.data.required);
+    expect(offs.map((event) => event.data)).toEqual([
+      { required: false, reason: 'connection_changed' },
+      { required: false, reason: 'connection_changed' },
+    ]);
+    const configuredEvents = events.filter((event) => event.action === 'sso.oidc_configured').map((e) => e.data);
+    expect(configuredEvents.map((data) => [data.client_secret_changed, data.enforcement_turned_off])).toEqual([
+      [true, false], // created
+      [false, false], // domains
+      [false, false], // the same secret again
+      [true, true], // rotated
+      [true, false], // back to the right secret (enforcement already off)
+      [false, true], // new issuer, same secret
+    ]);
   });
 
   it('requiring needs the plan (403), turning off does not', async () => {
     const owner = await configured();
     const enforcement = api('/tenants/sso/enforcement');
-    await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
+    await proven(owner.token);
+    const required = await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
+    expect(required.status, required.text).toBe(200);
     await svc.deps.database.db.execute(sql`update tenants set plan = 'free' where id = ${owner.tenantId}`);
     const refused = await request(enforcement, { method: 'PUT', token: owner.token, json: { required: true } });
     expect(refused.status).toBe(403);

@@ -4,6 +4,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { forbidden, notFound } from '../../kernel/http/index.js';
+import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import * as store from './store.js';
@@ -14,6 +15,8 @@ export interface SsoDeps {
   events: Events;
   clock: Clock;
   egress: Egress;
+  /** Budgets the connection test: each call makes up to three outbound requests to admin-chosen hosts. */
+  limiter: Pick<Limiter, 'consume'>;
   /** The service secret key (SECRET_KEY); the client-secret sealing key is derived from it. */
   secretKey: Buffer;
 }

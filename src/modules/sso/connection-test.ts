@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../kernel/auth/index.js';
 import { HttpError } from '../../kernel/http/index.js';
+import { type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import { assertOutboundUrl, type Egress, EgressError, type EgressResponse } from '../../kernel/net/index.js';
 import { assertPlanAllowsSso, configured, emitAdmin, type SsoDeps } from './common.js';
 import type { OidcConfigService } from './oidc-config.js';
@@ -26,6 +27,16 @@ interface Discovery {
   jwks_uri: string;
   token_endpoint_auth_methods_supported?: unknown;
 }
+
+/**
+ * Per organization: each test makes up to three outbound requests to hosts its admin chose, so an unbounded test
+ * call would turn this service into a request generator. Ten a minute is ample for an admin fixing a setup.
+ */
+export const CONNECTION_TESTS_PER_ORGANIZATION: LimitPolicy = {
+  name: 'sso-oidc-test',
+  points: 10,
+  durationSeconds: 60,
+};
 
 const TIMEOUT_MS = 5_000;
 /** Provider metadata and key sets of real identity providers are a few KiB; this bounds a hostile answer. */
@@ -230,7 +241,7 @@ export async function runChecks(
  * network part runs outside any transaction; the outcome is recorded on the configuration it tested.
  */
 export function createConnectionTest(deps: SsoDeps & { config: Pick<OidcConfigService, 'openSecret'> }) {
-  const { transactions, events, clock, egress } = deps;
+  const { transactions, events, clock, egress, limiter } = deps;
   return {
     async test(principal: Principal): Promise<TestReport> {
       const row = await transactions.tenant(principal.tenantId, async (tx) => {
@@ -238,6 +249,9 @@ export function createConnectionTest(deps: SsoDeps & { config: Pick<OidcConfigSe
         await assertPlanAllowsSso(deps, tx, principal.tenantId);
         return found;
       });
+      // Spent only by calls that would reach the network (not the 404/403 ones), outside the transaction.
+      const budget = await limiter.consume(CONNECTION_TESTS_PER_ORGANIZATION, principal.tenantId);
+      if (!budget.allowed) throw throttled(budget);
       const checks = await runChecks(egress, {
         issuer: row.issuer,
         clientId: row.clientId,

@@ -26,8 +26,9 @@ export function createEnforcementService(deps: SsoDeps) {
     },
 
     /**
-     * Requiring SSO needs the plan feature and an enabled connection (409 otherwise: its members would have no
-     * way in). Turning it off is always allowed, also after a downgrade.
+     * Requiring SSO needs the plan feature, an enabled connection, and a passed connection test of its current
+     * configuration (409 otherwise: an unproven connection can lock every member who is not an owner out).
+     * Turning it off is always allowed, also after a downgrade.
      */
     async put(principal: Principal, input: EnforcementView): Promise<EnforcementView> {
       return transactions.tenant(principal.tenantId, async (tx) => {
@@ -36,6 +37,14 @@ export function createEnforcementService(deps: SsoDeps) {
           await assertPlanAllowsSso(deps, tx, principal.tenantId);
           if (!connection.enabled) {
             throw conflict('The OIDC connection is disabled: enable it before requiring SSO');
+          }
+          // Recorded by POST /tenants/sso/oidc/test, and reset whenever issuer, client id or secret change.
+          if (connection.lastTestOk !== true) {
+            throw conflict(
+              connection.lastTestOk === false
+                ? 'The last connection test of the OIDC connection failed: fix it and pass POST /api/v1/tenants/sso/oidc/test before requiring SSO'
+                : 'The OIDC connection has not been tested since it last changed: pass POST /api/v1/tenants/sso/oidc/test before requiring SSO',
+            );
           }
         }
         const before = await organizations.setSsoRequired(tx, principal.tenantId, input.required);

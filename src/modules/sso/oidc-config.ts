@@ -1,4 +1,5 @@
 import type { Principal } from '../../kernel/auth/index.js';
+import { secretsEqual } from '../../kernel/crypto/index.js';
 import type { Tx } from '../../kernel/db/index.js';
 import { notFound, unprocessable } from '../../kernel/http/index.js';
 import { assertOutboundUrl } from '../../kernel/net/index.js';
@@ -102,8 +103,12 @@ export function createOidcConfigService(deps: SsoDeps) {
 
     /**
      * Replaces the configuration (PUT semantics: an omitted optional field takes its default), except the client
-     * secret, which cannot be read back: omitted, the stored one is kept; required when there is none. Answers
-     * whether the connection was created by this call (201) or replaced (200).
+     * secret, which cannot be read back: omitted, the stored one is kept, but only for the same issuer and client
+     * (422 otherwise); required when there is none. Answers whether the connection was created by this call (201)
+     * or replaced (200).
+     *
+     * A change of issuer, client id or secret makes the last test meaningless: `last_test` is reset, and since
+     * enforcement needs a passed test of the current connection, a required SSO is turned off with it.
      */
     async put(principal: Principal, input: OidcConfigInput): Promise<{ view: OidcConfigView; created: boolean }> {
       return transactions.tenant(principal.tenantId, async (tx) => {
@@ -115,10 +120,21 @@ export function createOidcConfigService(deps: SsoDeps) {
         if (!previous && input.client_secret === undefined) {
           throw unprocessable('client_secret: required when the connection is first configured');
         }
+        // The kept secret belongs to the provider and client it was given for. Kept across a new issuer, the
+        // connection test would send it to whatever token endpoint the new issuer's discovery names: anyone who
+        // can configure SSO (an admin, a leaked API key) could collect it without ever having known it.
+        const sameClient =
+          previous !== undefined && previous.issuer === issuer && previous.clientId === input.client_id;
+        if (previous && !sameClient && input.client_secret === undefined) {
+          throw unprocessable('client_secret: required when the issuer or client_id changes');
+        }
         const now = clock.now();
+        // Constant time (digests compared): how long the comparison takes says nothing about the stored secret.
         const secretChanged =
           input.client_secret !== undefined &&
-          (!previous || openClientSecret(key, principal.tenantId, previous.clientSecretSealed) !== input.client_secret);
+          (!previous ||
+            !secretsEqual(openClientSecret(key, principal.tenantId, previous.clientSecretSealed), input.client_secret));
+        const connectionChanged = !sameClient || secretChanged;
         const row: store.OidcConnectionRow = {
           tenantId: principal.tenantId,
           issuer,
@@ -130,14 +146,21 @@ export function createOidcConfigService(deps: SsoDeps) {
           scopes,
           allowedDomains,
           enabled: input.enabled ?? true,
-          // A changed configuration has not been proven yet.
-          lastTestedAt: null,
-          lastTestOk: null,
+          // The test proves issuer, client id and secret; scopes, domains and `enabled` do not change what it proved.
+          lastTestedAt: connectionChanged ? null : (previous?.lastTestedAt ?? null),
+          lastTestOk: connectionChanged ? null : (previous?.lastTestOk ?? null),
           createdAt: previous?.createdAt ?? now,
           updatedAt: now,
         };
         if (previous) await store.updateConnection(tx, principal.tenantId, row);
         else await store.insertConnection(tx, row);
+        // An untested connection cannot stay required (enforcement's own rule); a disabled one cannot either.
+        const releaseReason = !row.enabled
+          ? 'connection_disabled'
+          : previous && connectionChanged
+            ? 'connection_changed'
+            : undefined;
+        const enforcementOff = releaseReason ? await releaseEnforcement(deps, tx, principal, releaseReason) : false;
         // Never the secret, sealed or not: only whether it changed.
         await emitAdmin(events, tx, principal, 'sso.oidc_configured', {
           protocol: 'oidc',
@@ -148,8 +171,8 @@ export function createOidcConfigService(deps: SsoDeps) {
           scopes,
           allowed_domains: allowedDomains,
           enabled: row.enabled,
+          enforcement_turned_off: enforcementOff,
         });
-        if (!row.enabled) await releaseEnforcement(deps, tx, principal, 'connection_disabled');
         return { view: viewOf(row), created: !previous };
       });
     },

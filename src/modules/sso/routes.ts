@@ -22,7 +22,11 @@ const ConfigBody = Type.Object(
     }),
     client_id: Vschar(255, 'The client id this organization registered at its identity provider'),
     client_secret: Type.Optional(
-      Vschar(1024, 'Required on first configuration; omitted later, the stored secret is kept. Never answered.'),
+      Vschar(
+        1024,
+        'Required on first configuration and whenever issuer or client_id change; omitted otherwise, the stored ' +
+          'secret is kept. Never answered.',
+      ),
     ),
     scopes: Type.Optional(
       Type.Array(ScopeToken, {
@@ -52,7 +56,8 @@ const ConfigView = Type.Object({
   allowed_domains: Type.Array(Type.String()),
   enabled: Type.Boolean(),
   last_test: Type.Union([Type.Object({ tested_at: Timestamp, ok: Type.Boolean() }), Type.Null()], {
-    description: 'The last connection test of this configuration; null when untested since it last changed',
+    description:
+      'The last connection test of this issuer, client id and secret; null when untested since one of them changed',
   }),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -111,7 +116,8 @@ export function registerSsoRoutes(
           'Needs `tenant:manage` and a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this ' +
           'creates the connection, 200 when it replaces it. 422 names the field: issuer not https on 443 with a ' +
           'public host name, scopes without `openid`, a malformed domain, or no client secret on first ' +
-          'configuration.',
+          'configuration or with a changed issuer or client_id. Changing issuer, client id or secret resets ' +
+          '`last_test` and turns enforcement off; `enabled: false` turns it off too.',
         body: ConfigBody,
         response: { 200: ConfigView, 201: ConfigView, ...errors(401, 403, 422) },
       },
@@ -148,8 +154,9 @@ export function registerSsoRoutes(
         summary: 'Test the connection: discovery, key set and client credentials',
         description:
           `${ADMIN}403 on a plan without Enterprise SSO. An upstream failure is a result (200 with ` +
-          '`ok: false` and the failing check’s detail), never an error of this service.',
-        response: { 200: TestReport, ...errors(401, 403, 404) },
+          '`ok: false` and the failing check’s detail), never an error of this service. 429 with `Retry-After` ' +
+          'past 10 tests a minute per organization.',
+        response: { 200: TestReport, ...errors(401, 403, 404, 429) },
       },
     },
     async (request) => connectionTest.test(principalOf(request)),
@@ -178,8 +185,9 @@ export function registerSsoRoutes(
         summary: 'Require SSO, or stop requiring it',
         description:
           `${ADMIN}Once required, password, magic-link and passkey sign-in answer 403 to members who are not ` +
-          'owners (owners pass: break-glass). Requiring needs a plan with Enterprise SSO (403) and an enabled ' +
-          'connection (409); turning it off is always allowed.',
+          'owners (owners pass: break-glass). Requiring needs a plan with Enterprise SSO (403), an enabled ' +
+          'connection and a passed connection test of its current configuration (409); turning it off is always ' +
+          'allowed.',
         body: Enforcement,
         response: { 200: Enforcement, ...errors(401, 403, 404, 409, 422) },
       },
