@@ -118,6 +118,55 @@ describe('OAuth clients', () => {
     expect(stored).toMatchObject({ client_id: res.body.client_id, secret_hash: null, redirect_uris: redirectUris });
   });
 
+  it('registers a client_credentials-only client without redirect URIs; authorization_code still needs one', async () => {
+    const { token, tenantId } = await owner();
+    const machine = { name: 'Nightly export', client_type: 'confidential', grant_types: ['client_credentials'] };
+    const res = await createClient(token, { ...machine, redirect_uris: [] });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ grant_types: ['client_credentials'], redirect_uris: [] });
+    const clientId = res.body.client_id as string;
+    const [stored] = await storedClients(tenantId);
+    expect(stored).toMatchObject({ client_id: clientId, redirect_uris: [] });
+    // It works at the token endpoint, which never redirects.
+    const issued = await request(api('/oauth/token'), {
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: res.body.client_secret,
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(issued.status, issued.text).toBe(200);
+
+    // Any grant that redirects needs at least one URI, on creation and on change.
+    for (const grantTypes of [['authorization_code'], ['client_credentials', 'authorization_code'], undefined]) {
+      const refused = await createClient(token, { ...machine, grant_types: grantTypes, redirect_uris: [] });
+      expect([grantTypes, refused.status, refused.body.detail]).toEqual([
+        grantTypes,
+        422,
+        'redirect_uris: must hold 1 to 20 URIs',
+      ]);
+    }
+    const widened = await client(token, clientId, {
+      method: 'PATCH',
+      json: { grant_types: ['client_credentials', 'authorization_code'] },
+    });
+    expect([widened.status, widened.body.detail]).toEqual([422, 'redirect_uris: must hold 1 to 20 URIs']);
+    const withUri = await client(token, clientId, {
+      method: 'PATCH',
+      json: {
+        grant_types: ['client_credentials', 'authorization_code'],
+        redirect_uris: ['https://export.example.com/cb'],
+      },
+    });
+    expect(withUri.status, withUri.text).toBe(200);
+    // Still at most 20 without authorization_code.
+    const many = Array.from({ length: 21 }, (_, i) => `https://export.example.com/cb${i}`);
+    const tooMany = await createClient(token, { ...machine, redirect_uris: many });
+    expect([tooMany.status, tooMany.body.detail]).toEqual([422, 'redirect_uris: must hold 0 to 20 URIs']);
+    expect(await storedClients(tenantId)).toHaveLength(1);
+  });
+
   it('refuses every broken registration rule with 422 naming it, and stores nothing', async () => {
     const { token, tenantId } = await owner();
     const https = (path: string) => `https://app.example.com/${path}`;

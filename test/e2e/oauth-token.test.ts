@@ -458,23 +458,73 @@ describe('throttles', () => {
     expect(Number(res.headers.get('ratelimit-reset'))).toBe(retryAfter);
   };
 
-  it('refuses a client id after 10 failed authentications with 429, before verifying even the right secret', async () => {
+  it('refuses a client id from an address after 10 failed authentications, before verifying even the right secret', async () => {
     const org = await organization();
     const client = await registerClient(org.token);
     const wrong = { ...client, client_secret: 'wrong-secret' };
-    // From many addresses: the budget is the client id's, not an address's.
-    for (let i = 0; i < 10; i++) oauthError(await withPost(wrong), 401, 'invalid_client');
-    const right = await withBasic(client);
+    const attacker = { 'x-forwarded-for': freshIp() };
+    for (let i = 0; i < 10; i++) oauthError(await withPost(wrong, {}, attacker), 401, 'invalid_client');
+    const right = await withBasic(client, {}, attacker);
     expectThrottled(right, 10);
     expect(right.body.error_description).toMatch(/failed client authentications/);
-    expectThrottled(await withPost(wrong), 10);
+    expectThrottled(await withPost(wrong, {}, attacker), 10);
     // Refused before verification: the throttled attempts were not verified, so none was recorded as a failure.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await eventually(() => eventsOf(org.tenantId, 'oauth.client_authentication_failed'), 10)).toHaveLength(10);
-    // Another client of the organization is untouched; the next window lets the client in again.
-    expect((await withBasic(await registerClient(org.token))).status).toBe(200);
-    svc.clock.advance(FIVE_MINUTES);
+    // The budget is the client id's from that address: the client's own servers, elsewhere, are not locked out
+    // (client ids are public), and another client from the same address is untouched.
     expect((await withBasic(client)).status).toBe(200);
+    expect((await withBasic(await registerClient(org.token), {}, attacker)).status).toBe(200);
+    // The next window lets the address in again.
+    svc.clock.advance(FIVE_MINUTES);
+    expect((await withBasic(client, {}, attacker)).status).toBe(200);
+  });
+
+  it('does not let anyone lock a public client out by sending it bogus secrets', async () => {
+    const org = await organization();
+    const created = await request(api('/oauth/clients'), {
+      token: org.token,
+      json: { name: 'SPA', client_type: 'public', redirect_uris: ['https://spa.example.com/cb'] },
+    });
+    expect(created.status).toBe(201);
+    const publicId = created.body.client_id as string;
+    const attacker = { 'x-forwarded-for': freshIp() };
+    for (let i = 0; i < 10; i++) {
+      oauthError(await withPost({ client_id: publicId, client_secret: 'bogus' }, {}, attacker), 401, 'invalid_client');
+    }
+    expectThrottled(await token({ grant_type: 'client_credentials', client_id: publicId }, { headers: attacker }), 10);
+    // From another address the client is identified as ever (and refused this grant for what it is, not locked).
+    const elsewhere = await token({ grant_type: 'client_credentials', client_id: publicId });
+    oauthError(elsewhere, 400, 'unauthorized_client');
+  });
+
+  it('spends the failure budget before verification: a concurrent burst of wrong secrets gets 10 answers of 401', async () => {
+    const org = await organization();
+    const client = await registerClient(org.token);
+    const attacker = { 'x-forwarded-for': freshIp() };
+    const burst = await Promise.all(
+      Array.from({ length: 25 }, () => withPost({ ...client, client_secret: 'wrong-secret' }, {}, attacker)),
+    );
+    const statuses = burst.map((res) => res.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    for (const res of burst.filter((one) => one.status === 429)) expectThrottled(res, 10);
+    expect(await eventually(() => eventsOf(org.tenantId, 'oauth.client_authentication_failed'), 10)).toHaveLength(10);
+    expectThrottled(await withBasic(client, {}, attacker), 10);
+  });
+
+  it('does not restore the failure budget when the client authenticates between failures', async () => {
+    const org = await organization();
+    const client = await registerClient(org.token);
+    const wrong = { ...client, client_secret: 'wrong-secret' };
+    const ip = { 'x-forwarded-for': freshIp() };
+    for (let i = 0; i < 9; i++) oauthError(await withPost(wrong, {}, ip), 401, 'invalid_client');
+    // The right secret from the same address: served, and it gives back only its own unit.
+    expect((await withBasic(client, {}, ip)).status).toBe(200);
+    oauthError(await withPost(wrong, {}, ip), 401, 'invalid_client');
+    // Ten failures in the window, whatever succeeded between them.
+    expectThrottled(await withPost(wrong, {}, ip), 10);
+    expectThrottled(await withBasic(client, {}, ip), 10);
   });
 
   it('refuses an address after 50 failed authentications, whichever client ids it named', async () => {
@@ -500,10 +550,22 @@ describe('throttles', () => {
     const over = await withBasic(client);
     expectThrottled(over, 60);
     expect(over.body.error_description).toMatch(/allowance/);
-    // Failed attempts count too: the allowance is spent per client, before authentication.
-    expectThrottled(await withBasic({ ...client, client_secret: 'wrong' }), 60);
     svc.clock.advance(FIVE_MINUTES);
     expect((await withBasic(client)).status).toBe(200);
+  });
+
+  it('only the authenticated client spends its allowance: a stranger with its id and a wrong secret cannot', async () => {
+    const org = await organization();
+    const client = await registerClient(org.token);
+    // 40 wrong secrets from 8 addresses (under each address's failure budgets).
+    for (let a = 0; a < 8; a++) {
+      const headers = { 'x-forwarded-for': freshIp() };
+      for (let i = 0; i < 5; i++) {
+        oauthError(await withBasic({ ...client, client_secret: 'wrong' }, {}, headers), 401, 'invalid_client');
+      }
+    }
+    for (let i = 0; i < 60; i++) expect((await withBasic(client)).status).toBe(200);
+    expectThrottled(await withBasic(client), 60);
   });
 
   it('gives a pro organization’s client 600 per window', async () => {
@@ -513,7 +575,7 @@ describe('throttles', () => {
     for (let i = 0; i < 61; i++) expect((await withBasic(client)).status).toBe(200);
   });
 
-  it('applies a per-address floor of 300 token requests per 5 minutes, whatever they are', async () => {
+  it('applies a per-address floor of 300 unauthenticated token requests per 5 minutes', async () => {
     const ip = freshIp();
     const headers = { 'x-forwarded-for': ip };
     for (let i = 0; i < 300; i++) {
@@ -527,5 +589,25 @@ describe('throttles', () => {
     expect((await withBasic(client)).status).toBe(200);
     svc.clock.advance(FIVE_MINUTES);
     expect((await withBasic(client, {}, headers)).status).toBe(200);
+  });
+
+  it('does not count authenticated requests against the floor: an enterprise client passes 300 from one server', async () => {
+    const org = await organization();
+    await db().execute(sql`update tenants set plan = 'enterprise' where id = ${org.tenantId}`);
+    const client = await registerClient(org.token);
+    const server = { 'x-forwarded-for': freshIp() };
+    const authorization = basic(client.client_id, client.client_secret);
+    const url = api('/oauth/token');
+    for (let i = 0; i < 310; i++) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization, ...server },
+        body: 'grant_type=client_credentials',
+      });
+      await res.arrayBuffer();
+      expect(res.status, `request ${i + 1}`).toBe(200);
+    }
+    // Failures from the same address still count: the floor is for unauthenticated traffic.
+    oauthError(await withPost({ ...client, client_secret: 'wrong-secret' }, {}, server), 401, 'invalid_client');
   });
 });

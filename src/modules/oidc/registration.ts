@@ -55,7 +55,7 @@ function checkClientType(raw: string): ClientType {
   return raw as ClientType;
 }
 
-/** Exact strings, each under the redirect URI rule, no duplicates; `min` 1 for redirect_uris, 0 for logout. */
+/** Exact strings, each under the redirect URI rule, no duplicates; `min` is 0 or 1 (redirectUrisMin). */
 function checkUris(field: string, uris: readonly string[], min: number): string[] {
   if (uris.length < min || uris.length > MAX_REDIRECT_URIS) {
     throw unprocessable(`${field}: must hold ${min} to ${MAX_REDIRECT_URIS} URIs`);
@@ -91,16 +91,25 @@ function checkGrantTypes(values: readonly string[], clientType: ClientType): str
 }
 
 /**
+ * Only the authorization_code grant redirects (RFC 6749 section 3.1.2): a client holding it needs at least one
+ * redirect URI; a client that only takes client_credentials never sends a user anywhere, so none is required.
+ */
+const redirectUrisMin = (grantTypes: readonly string[]) => (grantTypes.includes('authorization_code') ? 1 : 0);
+
+/**
  * Every registration rule of Part A 2.8 and 4.14, checked on creation and again on each change (on the
  * registration as it would be after the change): 422 naming the first rule broken, nothing stored.
  */
 export function checkRegistration(input: RegistrationInput): Registration {
   const clientType = checkClientType(input.client_type);
+  const name = checkName(input.name);
+  // The grants first: they decide how many redirect URIs are required.
+  const grantTypes = checkGrantTypes(input.grant_types ?? DEFAULT_GRANT_TYPES, clientType);
   return {
-    name: checkName(input.name),
+    name,
     clientType,
-    redirectUris: checkUris('redirect_uris', input.redirect_uris, 1),
-    grantTypes: checkGrantTypes(input.grant_types ?? DEFAULT_GRANT_TYPES, clientType),
+    redirectUris: checkUris('redirect_uris', input.redirect_uris, redirectUrisMin(grantTypes)),
+    grantTypes,
     scopes: checkSubset('scopes', input.scopes ?? DEFAULT_SCOPES, SCOPES, 'scope'),
     postLogoutRedirectUris: checkUris('post_logout_redirect_uris', input.post_logout_redirect_uris ?? [], 0),
     backchannelLogoutUri:

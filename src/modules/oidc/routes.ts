@@ -22,7 +22,10 @@ const REDIRECT_RULE =
 const registrationFields = {
   name: Name,
   client_type: Type.String({ maxLength: 64, description: '`confidential` (holds a secret) or `public`' }),
-  redirect_uris: UriList(`1 to ${MAX_REDIRECT_URIS} URIs: ${REDIRECT_RULE}`),
+  redirect_uris: UriList(
+    `1 to ${MAX_REDIRECT_URIS} URIs when grant_types include authorization_code, else 0 to ${MAX_REDIRECT_URIS} ` +
+      `(a client_credentials-only client may send []): ${REDIRECT_RULE}`,
+  ),
   grant_types: Type.Optional(
     Type.Array(Type.String({ maxLength: 64 }), {
       maxItems: 20,

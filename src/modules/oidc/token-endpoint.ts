@@ -3,7 +3,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
-import type { LimitDecision, Limiter } from '../../kernel/limits/index.js';
+import type { Limiter } from '../../kernel/limits/index.js';
 import {
   type AuthenticationFailure,
   authenticationFailure,
@@ -16,13 +16,14 @@ import { isClientId } from './clients.js';
 import { type Check, type Grant, grantFor, runChecks, type TokenResponse } from './grants.js';
 import * as store from './store.js';
 import {
-  CLIENT_AUTH_FAILURES_PER_CLIENT,
+  CLIENT_AUTH_FAILURES_PER_CLIENT_IP,
   CLIENT_AUTH_FAILURES_PER_IP,
+  clientAddressKey,
   clientAllowance,
   createWindowedLimiter,
   OAUTH_REQUESTS_PER_IP,
   oauthThrottled,
-  UNKNOWN_CLIENT_PEEK,
+  type Spent,
 } from './token-throttles.js';
 
 /** What the route's body parser answers for anything but a form: the endpoint takes forms only. */
@@ -61,8 +62,13 @@ interface TokenContext {
   credentials: ClientCredentials;
   /** Undefined when no client has the presented id (the answer stays the one of a wrong secret). */
   client: store.TokenClientRow | undefined;
-  /** The client id's failure budget as read before verification: a success clears what it holds. */
-  failures: LimitDecision;
+  /** The per-address floor's unit, spent first: given back once the client authenticates. */
+  floorUnit: Spent;
+  /**
+   * The failure budgets' units, spent before verification: a failed authentication keeps them, anything else
+   * (a success, a refusal before verification) gives them back.
+   */
+  failureUnits: Spent[];
   dpopJkt: string | undefined;
   response: TokenResponse;
 }
@@ -88,12 +94,17 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   /** The grant registry: `grant_type` -> handler. authorization_code and refresh_token come with /authorize. */
   const grants: ReadonlyMap<string, Grant> = new Map([['client_credentials', createClientCredentialsGrant(deps)]]);
 
-  /** Part A 8: the per-IP floor counts every request, whatever it turns out to be. */
+  /**
+   * Part A 8: the per-IP floor, for unauthenticated traffic. Every request spends a unit here, atomically, before
+   * any work; authenticateClient gives it back on success, so an authenticated client is held to its plan's
+   * allowance, not to the floor, while requests that fail or name no known client stay counted.
+   */
   const throttleIp: Check<TokenContext> = {
     name: 'throttleIp',
-    async run({ request }) {
-      const decision = await limits.consume(OAUTH_REQUESTS_PER_IP, request.ip);
-      if (!decision.allowed) throw oauthThrottled(decision, 'Too many token requests from this address');
+    async run(context) {
+      const spent = await limits.spend(OAUTH_REQUESTS_PER_IP, context.request.ip);
+      if (!spent.decision.allowed) throw oauthThrottled(spent.decision, 'Too many token requests from this address');
+      context.floorUnit = spent;
     },
   };
 
@@ -138,18 +149,28 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     },
   };
 
-  /** Part A 5.5: a client id or an address with repeated failures is refused before any credential is checked. */
+  /**
+   * Part A 5.5: a client id from an address, or an address, with repeated failures is refused before any
+   * credential is checked. Each attempt spends its unit atomically BEFORE verification, as if it were going to
+   * fail, and gets it back when it does not: a concurrent burst cannot slip past the budget the way it could past
+   * a read-then-spend, since every request in flight already holds a unit. A success gives back only its own
+   * unit and never clears earlier failures, so a legitimate call between guesses restores nothing.
+   */
   const throttleFailedAuthentications: Check<TokenContext> = {
     name: 'throttleFailedAuthentications',
     async run(context) {
-      const [byClient, byIp] = await Promise.all([
-        limits.peek(CLIENT_AUTH_FAILURES_PER_CLIENT, context.credentials.clientId),
-        limits.peek(CLIENT_AUTH_FAILURES_PER_IP, context.request.ip),
+      const { credentials, request } = context;
+      const units = await Promise.all([
+        limits.spend(CLIENT_AUTH_FAILURES_PER_CLIENT_IP, clientAddressKey(credentials.clientId, request.ip)),
+        limits.spend(CLIENT_AUTH_FAILURES_PER_IP, request.ip),
       ]);
-      if (!byClient.allowed || !byIp.allowed) {
-        throw oauthThrottled(byClient.allowed ? byIp : byClient, 'Too many failed client authentications');
+      const refused = units.find((unit) => !unit.decision.allowed);
+      if (refused) {
+        // Not verified, so not a failure: a refused attempt leaves the budgets where they were.
+        await giveBack(units);
+        throw oauthThrottled(refused.decision, 'Too many failed client authentications');
       }
-      context.failures = byClient;
+      context.failureUnits = units;
     },
   };
 
@@ -164,19 +185,16 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     },
   };
 
-  /** Part A 8: the per-client allowance of the organization's plan; every request naming a known client counts. */
+  /**
+   * Part A 8: the per-client allowance of the organization's plan. It runs after authentication, so only the
+   * client itself spends it: a stranger who knows a client id (ids are public) cannot use up its window.
+   */
   const throttleClient: Check<TokenContext> = {
     name: 'throttleClient',
-    async run({ client, credentials }) {
-      if (!client) {
-        // The same round trip to the store as for a known client, spending nothing: an unknown id is not told
-        // apart by the time its answer takes.
-        await limits.peek(UNKNOWN_CLIENT_PEEK, credentials.clientId);
-        return;
-      }
-      const policy = clientAllowance(client.plan);
+    async run(context) {
+      const policy = clientAllowance(context.client!.plan);
       if (!policy) return;
-      const decision = await limits.consume(policy, client.clientId);
+      const decision = await limits.consume(policy, context.client!.clientId);
       if (!decision.allowed) {
         throw oauthThrottled(decision, "The client's request allowance for this 5-minute window is spent");
       }
@@ -186,18 +204,15 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   const authenticateClient: Check<TokenContext> = {
     name: 'authenticateClient',
     async run(context) {
-      const { client, credentials, request } = context;
+      const { client, credentials } = context;
       const failure = authenticationFailure(client, credentials);
       if (failure === null) {
-        if (context.failures.remaining < context.failures.limit) {
-          await limits.reset(CLIENT_AUTH_FAILURES_PER_CLIENT, credentials.clientId);
-        }
+        // Authenticated: this request was neither a failure nor unauthenticated traffic. Only its own units come
+        // back; the failures before it stay counted.
+        await giveBack([...context.failureUnits, context.floorUnit]);
         return;
       }
-      await Promise.all([
-        limits.consume(CLIENT_AUTH_FAILURES_PER_CLIENT, credentials.clientId),
-        limits.consume(CLIENT_AUTH_FAILURES_PER_IP, request.ip),
-      ]);
+      // A failure keeps the units it spent (the floor's and both failure budgets').
       // Not awaited: the answer must take as long for an unknown client as for a known one (Part A 7).
       if (client) {
         void recordFailure(client, credentials, failure).catch((error: Error) =>
@@ -242,9 +257,10 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   };
 
   /**
-   * The order is the rule: cheap refusals first; the failure budgets before any look-up or verification (Part A
-   * 5.5); the allowance before authentication, since it counts every request naming the client (Part A 8); the
-   * DPoP proof only for an authenticated client; the grant last.
+   * The order is the rule: the per-address floor first, before any work; the failure budgets before any look-up
+   * or verification (Part A 5.5); authentication settles the units spent ahead of it; the plan's allowance
+   * (Part A 8) counts the authenticated client's own requests; the DPoP proof only for an authenticated client;
+   * the grant last.
    */
   const CHECKS: ReadonlyArray<Check<TokenContext>> = [
     throttleIp,
@@ -253,11 +269,15 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     identifyCredentials,
     throttleFailedAuthentications,
     identifyClient,
-    throttleClient,
     authenticateClient,
+    throttleClient,
     verifyDpopProof,
     grant,
   ];
+
+  async function giveBack(units: readonly Spent[]): Promise<void> {
+    await Promise.all(units.map((unit) => unit.giveBack()));
+  }
 
   async function recordFailure(
     client: store.TokenClientRow,

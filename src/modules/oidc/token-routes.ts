@@ -2,7 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../accounts/index.js';
 import { createTokenEndpoint, type FormBody, NOT_A_FORM, readForm, type TokenEndpointDeps } from './token-endpoint.js';
-import { CLIENT_AUTH_FAILURES_PER_CLIENT, OAUTH_REQUESTS_PER_IP } from './token-throttles.js';
+import {
+  CLIENT_AUTH_FAILURES_PER_CLIENT_IP,
+  CLIENT_AUTH_FAILURES_PER_IP,
+  OAUTH_REQUESTS_PER_IP,
+} from './token-throttles.js';
 
 export const TOKEN_PATH = '/api/v1/oauth/token';
 
@@ -64,8 +68,9 @@ export function registerOAuthProviderRoutes(app: FastifyInstance, deps: TokenEnd
             '(token_type DPoP). Errors are RFC 6749 section 5.2 JSON: 400 invalid_request, unsupported_grant_type, ' +
             'unauthorized_client, invalid_scope, invalid_target, invalid_dpop_proof; 401 invalid_client; 429 ' +
             `temporarily_unavailable with Retry-After and RateLimit headers (per-client plan allowance per 5 minutes, ` +
-            `${CLIENT_AUTH_FAILURES_PER_CLIENT.points} failed authentications per client id, ` +
-            `${OAUTH_REQUESTS_PER_IP.points} requests per address). Answers are never cached.`,
+            `${CLIENT_AUTH_FAILURES_PER_CLIENT_IP.points} failed authentications per client id and address, ` +
+            `${CLIENT_AUTH_FAILURES_PER_IP.points} per address, ${OAUTH_REQUESTS_PER_IP.points} unauthenticated ` +
+            'requests per address). Answers are never cached.',
           consumes: ['application/x-www-form-urlencoded'],
           body: TokenForm,
           response: {

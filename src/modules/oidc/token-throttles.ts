@@ -12,11 +12,23 @@ import { type LimitDecision, type Limiter, type LimitPolicy, rateLimitHeaders } 
  */
 export const WINDOW_SECONDS = 300;
 
-/** The per-IP floor on /token (Part A 8, "a per-IP floor also applies"), whatever the client or the outcome. */
+/**
+ * The per-IP floor on /token (Part A 8, "a per-IP floor also applies"). It counts unauthenticated traffic only:
+ * a request spends a unit first, and gives it back once its client authenticates, so what is left counted is
+ * every request that failed client authentication or named no known client (or never got that far). An
+ * authenticated client is held to its plan's allowance instead, which may be far above the floor (6,000 for
+ * enterprise) even when all its requests come from one server.
+ */
 export const OAUTH_REQUESTS_PER_IP: LimitPolicy = { name: 'oauth-ip', points: 300, durationSeconds: WINDOW_SECONDS };
-/** Failed client authentications per client id (Part A 5.5): refused with 429 before any verification. */
-export const CLIENT_AUTH_FAILURES_PER_CLIENT: LimitPolicy = {
-  name: 'oauth-client-auth-failures',
+/**
+ * Failed client authentications per client id AND source IP (Part A 5.5): refused with 429 before any
+ * verification. Per client id alone, anyone could lock a client out for everyone by failing ten times, since
+ * client ids are not secret; per pair, an attacker's address locks out only itself. Guessing from many addresses
+ * is bounded by the per-address budget below and the secret's 256 bits; a client-wide alert level is not
+ * implemented (docs/oidc.md).
+ */
+export const CLIENT_AUTH_FAILURES_PER_CLIENT_IP: LimitPolicy = {
+  name: 'oauth-client-ip-auth-failures',
   points: 10,
   durationSeconds: WINDOW_SECONDS,
 };
@@ -26,6 +38,9 @@ export const CLIENT_AUTH_FAILURES_PER_IP: LimitPolicy = {
   points: 50,
   durationSeconds: WINDOW_SECONDS,
 };
+
+/** The key of the per-client-and-address failure budget (the limiter stores only its digest). */
+export const clientAddressKey = (clientId: string, ip: string) => `${clientId}|${ip}`;
 
 /**
  * The per-client allowance on /authorize and /token of the organization's plan (Part A 8: 60 free, 600 pro,
@@ -39,12 +54,16 @@ export function clientAllowance(planCode: string): LimitPolicy | null {
   return { name: `oauth-client-${plan.code}`, points, durationSeconds: WINDOW_SECONDS };
 }
 
-/** Read (never spent) for an unknown client id, so its answer costs the same store round trip as a known one's. */
-export const UNKNOWN_CLIENT_PEEK: LimitPolicy = clientAllowance('free')!;
-
 /** The 429 of the OAuth endpoints: an RFC 6749 section 5.2 body with the rate-limit headers (docs/oidc.md). */
 export const oauthThrottled = (decision: LimitDecision, description: string) =>
   new OAuthError('temporarily_unavailable', description, 429, rateLimitHeaders(decision));
+
+/** A unit spent from a budget, pending the request's outcome. */
+export interface Spent {
+  decision: LimitDecision;
+  /** Best effort, like the kernel's `reward`: a failure leaves the counter higher, which only throttles more. */
+  giveBack(): Promise<void>;
+}
 
 export function createWindowedLimiter(limiter: Limiter, clock: Clock) {
   const windowOf = () => {
@@ -71,8 +90,15 @@ export function createWindowedLimiter(limiter: Limiter, clock: Clock) {
       const { index, endsInSeconds } = windowOf();
       return aligned(await limiter.peek(policy, `${key}@${index}`), endsInSeconds);
     },
-    async reset(policy: LimitPolicy, key: string): Promise<void> {
-      await limiter.reset(policy, `${key}@${windowOf().index}`);
+    /**
+     * Spends a unit like `consume`, with a way to give it back to the window it was spent in (a request may end
+     * after its window did; the kernel never gives back more than the key spent).
+     */
+    async spend(policy: LimitPolicy, key: string): Promise<Spent> {
+      const { index, endsInSeconds } = windowOf();
+      const windowKey = `${key}@${index}`;
+      const decision = aligned(await limiter.consume(policy, windowKey), endsInSeconds);
+      return { decision, giveBack: () => limiter.reward(policy, windowKey) };
     },
   };
 }
