@@ -55,7 +55,9 @@ import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createMfaService, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
 import {
   createOAuthClients,
+  createOpenIdProvider,
   type OAuthClients,
+  type OpenIdProvider,
   registerOAuthClientRoutes,
   registerOAuthProviderRoutes,
 } from './modules/oidc/index.js';
@@ -105,6 +107,8 @@ export interface Deps {
   webhooks: Webhooks;
   /** OAuth clients and protected resources of each organization (the OpenID Provider's registry). */
   oauthClients: OAuthClients;
+  /** The OpenID Provider: authorize, token, UserInfo, end session, back-channel logout (Part A 4.14). */
+  openIdProvider: OpenIdProvider;
   privacy: PrivacyService;
   /** SCIM 2.0 provisioning: each organization's token, Users and Groups (Part A 4.6). */
   scim: Scim;
@@ -229,6 +233,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger },
       signIn: mfa.signIn,
     });
+    const openIdProvider = createOpenIdProvider({
+      ...{ config, transactions, events, clock, limiter, keyring, accessTokens, dpop, egress, sessions, logger },
+      personalData,
+      secretKey: resolveSecretKey(config),
+    });
     const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });
     const members = createMembersService({
       baseUrl: config.baseUrl,
@@ -274,6 +283,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       apiKeys,
       webhooks,
       oauthClients,
+      openIdProvider,
       privacy,
       scim,
       sso,
@@ -345,7 +355,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerApiKeyRoutes(app, { apiKeys: deps.apiKeys.service });
   registerWebhookRoutes(app, { webhooks: deps.webhooks.service });
   registerOAuthClientRoutes(app, { oauthClients: deps.oauthClients });
-  registerOAuthProviderRoutes(app, deps);
+  registerOAuthProviderRoutes(app, { provider: deps.openIdProvider });
   registerPrivacyRoutes(app, { privacy: deps.privacy });
   registerScimRoutes(app, { scim: deps.scim, baseUrl: config.baseUrl });
   registerSsoRoutes(app, deps.sso);

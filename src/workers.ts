@@ -26,6 +26,14 @@ export const JOBS: Job[] = [
     },
   },
   domainRecheckJob<Deps>(),
+  {
+    // Part A 4.14: logout tokens go out within about a second of the session's end, best effort.
+    name: 'oidc-backchannel-logout',
+    intervalMs: 1000,
+    run: async (deps) => {
+      await deps.openIdProvider.backchannel.sendPending();
+    },
+  },
   webhookDeliveryJob,
 ];
 

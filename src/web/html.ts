@@ -46,13 +46,22 @@ const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
  * A strict policy for hosted pages: nothing loads but the hashed style, forms post only to this origin and no
  * other site may frame the page (clickjacking).
  */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${STYLE_HASH}'`,
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export const PAGE_CSP = pageCsp([]);
+
+/**
+ * The page policy whose `form-action` also allows the given sources: browsers hold a form's redirects to
+ * `form-action` too, so a page whose form ends in a redirect to a client (the OpenID Provider's sign-in and
+ * consent pages) names that client's origin.
+ */
+export function pageCsp(formTargets: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    `style-src 'sha256-${STYLE_HASH}'`,
+    ["form-action 'self'", ...formTargets].join(' '),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
 
 export function layout(title: string, body: SafeHtml): SafeHtml {
   return html`<!doctype html>
@@ -87,7 +96,7 @@ export function sendPage(
     .code(status)
     .headers(headers)
     .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', PAGE_CSP)
+    .header('content-security-policy', headers['content-security-policy'] ?? PAGE_CSP)
     .header('x-frame-options', 'DENY')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')

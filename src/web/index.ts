@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { AccountService } from '../modules/accounts/index.js';
+import type { AccessTokens } from '../kernel/auth/index.js';
+import type { AccountService, SessionService } from '../modules/accounts/index.js';
 import type { EarlyAccessService } from '../modules/early-access/index.js';
 import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MembersService } from '../modules/members/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
+import type { OpenIdProvider } from '../modules/oidc/index.js';
 import type { PasskeyService } from '../modules/passkeys/index.js';
 import { createCsrf } from './csrf.js';
 import { registerEarlyAccessConfirmPage } from './early-access-confirm-page.js';
 import { registerInvitePage } from './invite-page.js';
 import { registerMagicLinkPage } from './magic-link-page.js';
+import { registerOidcPages } from './oidc-pages.js';
 import { registerPasskeysPage } from './passkeys-page.js';
 import { registerResetPasswordPage } from './reset-password-page.js';
 import { registerVerifyEmailPage } from './verify-email-page.js';
@@ -23,6 +26,9 @@ export interface WebDeps {
   mfa: MfaService;
   passkeys: PasskeyService;
   magicLinks: MagicLinkService;
+  openIdProvider: OpenIdProvider;
+  sessions: SessionService;
+  accessTokens: AccessTokens;
 }
 
 /**
@@ -37,4 +43,9 @@ export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
   registerEarlyAccessConfirmPage(app, { earlyAccess: deps.earlyAccess, csrf });
   registerMagicLinkPage(app, { magicLinks: deps.magicLinks, mfa: deps.mfa, csrf });
   registerPasskeysPage(app, { config: deps.config });
+  registerOidcPages(app, {
+    ...{ provider: deps.openIdProvider, accounts: deps.accounts, mfa: deps.mfa, sessions: deps.sessions },
+    accessTokens: deps.accessTokens,
+    csrf,
+  });
 }

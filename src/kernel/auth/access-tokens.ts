@@ -17,6 +17,12 @@ export interface AccessClaims {
   act: 'human' | 'agent';
   /** RFC 9449 confirmation: the SHA-256 thumbprint of the DPoP key the token is bound to. */
   cnf?: { jkt: string };
+  /**
+   * Set on a token the OpenID Provider issued to an OAuth client for a person (Part A 4.14): the client and the
+   * granted scopes. Such a token works at UserInfo or at its resource, never at the platform API.
+   */
+  client_id?: string;
+  scope?: string;
   exp: number;
   iat: number;
   jti: string;

@@ -38,6 +38,32 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'A client failed to authenticate at the token endpoint',
     webhook: false,
   },
+  {
+    name: 'oauth.authorization_granted',
+    description: 'The authorization endpoint issued a code to a client for a user',
+    webhook: false,
+  },
+  { name: 'oauth.consent_granted', description: 'A user approved a client on the consent page', webhook: false },
+  {
+    name: 'oauth.consent_revoked',
+    description: "A user revoked a connected app's consent; its grants ended",
+    webhook: false,
+  },
+  {
+    name: 'oauth.authorization_code_replayed',
+    description: 'A spent authorization code was presented again; the grant it minted ended',
+    webhook: false,
+  },
+  {
+    name: 'oauth.backchannel_logout_sent',
+    description: 'A logout token was delivered to a client back-channel logout URI',
+    webhook: false,
+  },
+  {
+    name: 'oauth.backchannel_logout_failed',
+    description: 'A logout token could not be delivered (best effort, not retried)',
+    webhook: false,
+  },
   { name: 'oauth.resource_created', description: 'A protected resource (RFC 8707) was registered', webhook: false },
   {
     name: 'oauth.resource_updated',

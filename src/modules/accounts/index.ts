@@ -11,8 +11,11 @@ export { createSessionStateCache, type SessionStateCache } from './session-state
 export {
   createSessionService,
   isMfaRequired,
+  type LiveSession,
   type MfaRequired,
+  type NewGrantSession,
   type NewSession,
+  type RefreshRefusal,
   type SessionService,
   type SignIn,
   type SignInResult,

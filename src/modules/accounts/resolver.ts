@@ -41,6 +41,11 @@ export function createUserTokenResolver(deps: {
       return null;
     }
     if (claims.act !== 'human') return null;
+    // Part A 4.14: a person's token issued to an OAuth client carries what the person consented to for that
+    // client (UserInfo, its resource), not the person's authority over the platform API.
+    if (claims.client_id !== undefined) {
+      throw new HttpError(403, 'This token was issued to an OAuth client: it is accepted at UserInfo only');
+    }
     // Part A 5.4: a key-bound token is never accepted as a plain bearer token, nor a bearer token as DPoP.
     const jkt = claims.cnf?.jkt;
     if (jkt && credential.scheme !== 'dpop') throw dpopRefused('Key-bound token presented without DPoP');

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from '../organizations/schema.js';
 
 /** People. An account is global; it joins organizations through memberships. */
@@ -49,8 +49,23 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedReason: text('revoked_reason'),
+    /**
+     * OAuth grant sessions of the OpenID Provider (Part A 4.14): a code exchange starts one for the client, so
+     * every revocation of Part A 3 reaches the client's tokens too. `client_id` references the organization's
+     * client (composite foreign key in migration 0013, cascading with the client); null for a first-party session.
+     */
+    clientId: text('client_id'),
+    /** Space-separated scopes the grant holds; a refresh may narrow what it asks, never widen this. */
+    scope: text('scope'),
+    /** RFC 8707 resource identifier the grant's access tokens are bound to, if any. */
+    resource: text('resource'),
+    /**
+     * The browser session at the provider whose sign-in made the grant: its id is the ID token's `sid`, and its
+     * end ends the grant (trigger in migration 0013).
+     */
+    parentSessionId: uuid('parent_session_id').references((): AnyPgColumn => sessions.id, { onDelete: 'cascade' }),
   },
-  (t) => [index('sessions_tenant_user').on(t.tenantId, t.userId)],
+  (t) => [index('sessions_tenant_user').on(t.tenantId, t.userId), index('sessions_parent').on(t.parentSessionId)],
 );
 
 /** Rotating refresh tokens, stored as SHA-256. A rotated token presented again ends its session. */

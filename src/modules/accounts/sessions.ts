@@ -1,7 +1,7 @@
 import type { AccessTokens, Population } from '../../kernel/auth/index.js';
 import { addMs, type Clock, days } from '../../kernel/clock.js';
 import { randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
-import type { Transactions, Tx } from '../../kernel/db/index.js';
+import type { Queryable, Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
@@ -29,6 +29,61 @@ export interface NewSession {
   userAgent?: string | undefined;
   dpopJkt?: string | undefined;
 }
+
+/**
+ * An OAuth grant of the OpenID Provider (Part A 4.14): a session of its own for one client, made from the
+ * browser's session at the provider, so every revocation of Part A 3 reaches the client's tokens.
+ */
+export interface NewGrantSession extends NewSession {
+  clientId: string;
+  scope: string;
+  resource: string | null;
+  /** The browser session that signed in: the ID token's `sid`; its end ends the grant (migration 0013). */
+  parentSessionId: string;
+  /** When the person authenticated (the browser session's sign-in, OIDC `auth_time`). */
+  authTime: Date;
+  /** Whether the grant gets a refresh token (the client has the refresh_token grant). */
+  refreshable: boolean;
+}
+
+/** A live session and how it signed in. */
+export interface LiveSession {
+  tenantId: string;
+  sessionId: string;
+  userId: string;
+  epoch: number;
+  population: Population;
+  authTime: Date;
+  amr: string[];
+  dpopJkt: string | null;
+}
+
+/** A refresh token spent for its successor, with the session it belongs to. */
+export interface RotatedRefresh {
+  tenantId: string;
+  userId: string;
+  sessionId: string;
+  epoch: number;
+  dpopJkt: string | null;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+/**
+ * Why a refresh token was refused (Part A 4.14: the OAuth refresh names the reason). `replayed` also ended the
+ * session and raised the detection.
+ */
+export type RefreshRefusal =
+  | 'invalid'
+  | 'replayed'
+  | 'expired'
+  | 'session_ended'
+  | 'consent_revoked'
+  | 'account_inactive'
+  | 'not_a_member'
+  | 'password_changed'
+  | 'signed_out_everywhere'
+  | 'other_key';
 
 /** Part A 4.1 and 4.2: a first factor verified for an account with TOTP enrolled answers this instead of tokens. */
 export interface MfaRequired {
@@ -144,30 +199,132 @@ export function createSessionService(deps: {
     };
   }
 
+  /**
+   * The rotation both refreshes share: the presented token is spent for a successor if its session is live and
+   * belongs to `clientId` (null: a first-party session). A rotated token presented again ends its session and
+   * raises a detection (`replayed`); anything else invalid changes nothing.
+   */
+  async function rotate(
+    presented: string,
+    proofJkt: string | undefined,
+    clientId: string | null,
+  ): Promise<RotatedRefresh | { replayed: boolean }> {
+    const tokenHash = sha256Hex(presented);
+    const now = clock.now();
+    const refreshToken = randomSecret();
+    const expiresAt = {
+      workforce: addMs(now, REFRESH_LIFETIME.workforce),
+      customer: addMs(now, REFRESH_LIFETIME.customer),
+    };
+    const found = await transactions.systemWrite((q) =>
+      store.rotateRefreshToken(q, {
+        tokenHash,
+        proofJkt: proofJkt ?? null,
+        clientId,
+        now,
+        successorId: newId(),
+        successorHash: sha256Hex(refreshToken),
+        expiresAt,
+      }),
+    );
+    if (found?.rotated) {
+      return {
+        tenantId: found.tenant_id,
+        userId: found.user_id,
+        sessionId: found.session_id,
+        epoch: found.token_epoch,
+        dpopJkt: found.dpop_jkt,
+        refreshToken,
+        refreshExpiresAt: expiresAt[found.population],
+      };
+    }
+    // Not live (or the wrong DPoP key or client): nothing changed. Otherwise the token is unknown, or was
+    // rotated already (possibly a moment ago by a concurrent request): a rotated token coming back is a replay.
+    if (found && !found.live) return { replayed: false };
+    return transactions.system(async (tx) => {
+      const replayed = await store.rotatedRefreshToken(tx, tokenHash);
+      if (!replayed || replayed.clientId !== clientId) return { replayed: false };
+      await revokeReplayed(tx, replayed, now);
+      return { replayed: true };
+    });
+  }
+
+  /** Inserts a session row (first-party, or an OAuth grant when `grant` is given) and answers its id and expiry. */
+  async function insert(
+    tx: Tx,
+    input: NewSession,
+    grant?: Omit<NewGrantSession, keyof NewSession | 'refreshable'>,
+  ): Promise<{ sessionId: string; expiresAt: Date }> {
+    const now = clock.now();
+    const sessionId = newId();
+    const expiresAt = addMs(now, REFRESH_LIFETIME[input.population]);
+    await store.insertSession(tx, {
+      id: sessionId,
+      tenantId: input.tenantId,
+      userId: input.userId,
+      epoch: input.epoch,
+      amr: input.amr,
+      authTime: grant?.authTime ?? now,
+      dpopJkt: input.dpopJkt ?? null,
+      userAgent: input.userAgent?.slice(0, 512) ?? null,
+      createdAt: now,
+      lastUsedAt: now,
+      expiresAt,
+      clientId: grant?.clientId ?? null,
+      scope: grant?.scope ?? null,
+      resource: grant?.resource ?? null,
+      parentSessionId: grant?.parentSessionId ?? null,
+    });
+    return { sessionId, expiresAt };
+  }
+
   return {
     /**
      * Starts a session inside the caller's tenant transaction and returns its tokens. The access token is
      * signed before commit, but nothing can use it until the session row commits.
      */
     async start(tx: Tx, input: NewSession): Promise<IssuedSession> {
-      const now = clock.now();
-      const sessionId = newId();
-      const expiresAt = addMs(now, REFRESH_LIFETIME[input.population]);
-      await store.insertSession(tx, {
-        id: sessionId,
-        tenantId: input.tenantId,
-        userId: input.userId,
-        epoch: input.epoch,
-        amr: input.amr,
-        authTime: now,
-        dpopJkt: input.dpopJkt ?? null,
-        userAgent: input.userAgent?.slice(0, 512) ?? null,
-        createdAt: now,
-        lastUsedAt: now,
-        expiresAt,
-      });
+      const { sessionId, expiresAt } = await insert(tx, input);
       const refreshToken = await newRefreshToken(tx, input.tenantId, sessionId, expiresAt);
       return { sessionId, tokens: await pair({ ...input, sessionId }, refreshToken, expiresAt) };
+    },
+
+    /**
+     * Starts an OAuth grant session inside the caller's tenant transaction (Part A 4.14), with a refresh token
+     * when the client may refresh. The OpenID Provider mints the grant's access and ID tokens itself.
+     */
+    async startGrant(
+      tx: Tx,
+      input: NewGrantSession,
+    ): Promise<{ sessionId: string; refreshToken: string | null; refreshExpiresAt: Date }> {
+      const { sessionId, expiresAt } = await insert(tx, input, input);
+      const refreshToken = input.refreshable ? await newRefreshToken(tx, input.tenantId, sessionId, expiresAt) : null;
+      return { sessionId, refreshToken, refreshExpiresAt: expiresAt };
+    },
+
+    /** The OAuth grant a refresh token belongs to, read before rotating it; undefined for unknown tokens. */
+    async grantOf(presented: string) {
+      const grant = await transactions.systemRead((q) => store.grantOfRefreshToken(q, sha256Hex(presented)));
+      return grant?.clientId && grant.scope !== null && grant.parentSessionId
+        ? { ...grant, clientId: grant.clientId, scope: grant.scope, parentSessionId: grant.parentSessionId }
+        : undefined;
+    },
+
+    /**
+     * Rotates the refresh token of an OAuth grant session of `clientId` (Part A 4.14): the same one-statement
+     * rotation as first-party refresh, and, when it is refused, the reason, which the token endpoint names in
+     * `error_description`. A rotated token presented again ends the grant (Part A 3).
+     */
+    async rotateGrant(
+      presented: string,
+      clientId: string,
+      proofJkt: string | undefined,
+    ): Promise<RotatedRefresh | { refused: RefreshRefusal }> {
+      const rotated = await rotate(presented, proofJkt, clientId);
+      if ('refreshToken' in rotated) return rotated;
+      if (rotated.replayed) return { refused: 'replayed' };
+      const diagnosis = await transactions.systemRead((q) => store.refreshTokenDiagnosis(q, sha256Hex(presented)));
+      return { refused: refusalOf(diagnosis, clientId, proofJkt, clock.now()) };
     },
 
     /**
@@ -178,42 +335,38 @@ export function createSessionService(deps: {
      */
     async refresh(presented: string | undefined, proofJkt?: string): Promise<TokenPair> {
       if (!presented) throw unauthorized('Invalid refresh token');
-      const tokenHash = sha256Hex(presented);
-      const now = clock.now();
-      const refreshToken = randomSecret();
-      const expiresAt = {
-        workforce: addMs(now, REFRESH_LIFETIME.workforce),
-        customer: addMs(now, REFRESH_LIFETIME.customer),
-      };
-      const found = await transactions.systemWrite((q) =>
-        store.rotateRefreshToken(q, {
-          tokenHash,
-          proofJkt: proofJkt ?? null,
-          now,
-          successorId: newId(),
-          successorHash: sha256Hex(refreshToken),
-          expiresAt,
-        }),
-      );
-      if (found?.rotated) {
-        const session = {
-          tenantId: found.tenant_id,
-          userId: found.user_id,
-          sessionId: found.session_id,
-          epoch: found.token_epoch,
-          dpopJkt: found.dpop_jkt,
+      const rotated = await rotate(presented, proofJkt, null);
+      if (!('refreshToken' in rotated)) throw unauthorized('Invalid refresh token');
+      return pair(rotated, rotated.refreshToken, rotated.refreshExpiresAt);
+    },
+
+    /**
+     * A session that is live now (Part A 3) with how it signed in, or undefined: what the OpenID Provider reads
+     * behind its browser-session cookie and before each grant.
+     */
+    async liveSession(tenantId: string, sessionId: string, within?: Queryable): Promise<LiveSession | undefined> {
+      const read = async (q: Queryable) => {
+        const state = await store.sessionState(q, tenantId, sessionId);
+        if (!state || !sessionIsLive(state, clock.now())) return undefined;
+        const authentication = await store.sessionAuthentication(q, tenantId, sessionId);
+        if (!authentication) return undefined;
+        return {
+          tenantId,
+          sessionId,
+          userId: state.userId,
+          epoch: state.tokenEpoch,
+          population: state.population as Population,
+          authTime: authentication.authTime,
+          amr: authentication.amr,
+          dpopJkt: state.dpopJkt,
         };
-        return pair(session, refreshToken, expiresAt[found.population]);
-      }
-      // Not live (or the wrong DPoP key): nothing changed. Otherwise the token is unknown, or was rotated
-      // already (possibly a moment ago by a concurrent request): a rotated token coming back is a replay.
-      if (!found || found.live) {
-        await transactions.system(async (tx) => {
-          const replayed = await store.rotatedRefreshToken(tx, tokenHash);
-          if (replayed) await revokeReplayed(tx, replayed, now);
-        });
-      }
-      throw unauthorized('Invalid refresh token');
+      };
+      return within ? read(within) : transactions.systemRead(read);
+    },
+
+    /** Ends one session inside the caller's transaction; answers whether it was live. */
+    revoke(tx: Tx, sessionId: string, reason: string): Promise<boolean> {
+      return store.revokeSession(tx, sessionId, clock.now(), reason);
     },
 
     /**
@@ -243,3 +396,26 @@ export function createSessionService(deps: {
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;
+
+/** Part A 4.14: the reason a grant's refresh token is refused, from the state of its session now. */
+function refusalOf(
+  diagnosis: store.RefreshTokenDiagnosis | undefined,
+  clientId: string,
+  proofJkt: string | undefined,
+  now: Date,
+): RefreshRefusal {
+  if (!diagnosis || diagnosis.clientId !== clientId) return 'invalid';
+  if (diagnosis.revokedAt !== null) {
+    return diagnosis.revokedReason === 'consent_revoked' ? 'consent_revoked' : 'session_ended';
+  }
+  if (diagnosis.userStatus !== 'active') return 'account_inactive';
+  if (diagnosis.membershipStatus !== 'active') return 'not_a_member';
+  if (diagnosis.sessionEpoch !== diagnosis.tokenEpoch) {
+    return diagnosis.passwordChangedAt !== null && diagnosis.passwordChangedAt > diagnosis.createdAt
+      ? 'password_changed'
+      : 'signed_out_everywhere';
+  }
+  if (diagnosis.expiresAt <= now || diagnosis.sessionExpiresAt <= now) return 'expired';
+  if (diagnosis.dpopJkt !== null && diagnosis.dpopJkt !== (proofJkt ?? null)) return 'other_key';
+  return 'invalid';
+}

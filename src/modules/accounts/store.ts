@@ -23,11 +23,59 @@ export async function insertRefreshToken(q: Queryable, row: typeof refreshTokens
 /** A refresh token that was already rotated: its reappearance means it was stolen or replayed. */
 export async function rotatedRefreshToken(q: Queryable, tokenHash: string) {
   const [row] = await q
-    .select({ tenantId: refreshTokens.tenantId, sessionId: refreshTokens.sessionId })
+    .select({ tenantId: refreshTokens.tenantId, sessionId: refreshTokens.sessionId, clientId: sessions.clientId })
     .from(refreshTokens)
+    .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
     .where(eq(refreshTokens.tokenHash, tokenHash));
   return row;
 }
+
+/**
+ * Everything that decides whether a refresh token may be used, for naming the reason it may not (Part A 4.14).
+ * Read only after the one-statement rotation refused it.
+ */
+export async function refreshTokenDiagnosis(q: Queryable, tokenHash: string) {
+  const [row] = await q
+    .select({
+      clientId: sessions.clientId,
+      expiresAt: refreshTokens.expiresAt,
+      createdAt: sessions.createdAt,
+      sessionExpiresAt: sessions.expiresAt,
+      revokedAt: sessions.revokedAt,
+      revokedReason: sessions.revokedReason,
+      dpopJkt: sessions.dpopJkt,
+      sessionEpoch: sessions.epoch,
+      tokenEpoch: users.tokenEpoch,
+      userStatus: users.status,
+      passwordChangedAt: users.passwordChangedAt,
+      membershipStatus: memberships.status,
+    })
+    .from(refreshTokens)
+    .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(memberships, and(eq(memberships.tenantId, sessions.tenantId), eq(memberships.userId, sessions.userId)))
+    .where(eq(refreshTokens.tokenHash, tokenHash));
+  return row;
+}
+
+/** The grant a refresh token belongs to (its client, scope, resource and sign-in), before it is rotated. */
+export async function grantOfRefreshToken(q: Queryable, tokenHash: string) {
+  const [row] = await q
+    .select({
+      clientId: sessions.clientId,
+      scope: sessions.scope,
+      resource: sessions.resource,
+      parentSessionId: sessions.parentSessionId,
+      authTime: sessions.authTime,
+      amr: sessions.amr,
+    })
+    .from(refreshTokens)
+    .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+    .where(eq(refreshTokens.tokenHash, tokenHash));
+  return row;
+}
+
+export type RefreshTokenDiagnosis = NonNullable<Awaited<ReturnType<typeof refreshTokenDiagnosis>>>;
 
 /**
  * The live state behind a session's tokens: session, account, membership and organization in one read.
@@ -118,6 +166,8 @@ export async function rotateRefreshToken(
   input: {
     tokenHash: string;
     proofJkt: string | null;
+    /** The OAuth client whose grant session the token must belong to; null: a first-party session. */
+    clientId: string | null;
     now: Date;
     successorId: string;
     successorHash: string;
@@ -140,7 +190,8 @@ export async function rotateRefreshToken(
           select t.id as token_id, t.tenant_id, t.session_id, s.user_id, u.token_epoch, s.dpop_jkt, m.population,
                  (s.revoked_at is null and s.expires_at > ${now} and t.expires_at > ${now}
                   and u.status = 'active' and m.status = 'active' and s.epoch = u.token_epoch
-                  and (s.dpop_jkt is null or s.dpop_jkt = ${input.proofJkt})) as live,
+                  and (s.dpop_jkt is null or s.dpop_jkt = ${input.proofJkt})
+                  and s.client_id is not distinct from ${input.clientId}::text) as live,
                  case when m.population = 'customer' then ${input.expiresAt.customer}::timestamptz
                       else ${input.expiresAt.workforce}::timestamptz end as successor_expires_at
           from refresh_tokens t

@@ -2,7 +2,15 @@ import type { AccessTokens } from '../../kernel/auth/index.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
-import { type Check, type Grant, type GrantRequest, runChecks, type TokenResponse } from './grants.js';
+import {
+  type Check,
+  type Grant,
+  type GrantRequest,
+  grantRegistered,
+  organizationOpen,
+  runChecks,
+  type TokenResponse,
+} from './grants.js';
 import * as store from './store.js';
 
 const GRANT_TYPE = 'client_credentials';
@@ -21,31 +29,6 @@ const confidentialOnly: Check<ClientCredentialsContext> = {
   run({ client }) {
     if (client.clientType !== 'confidential') {
       throw unauthorizedClient('client_credentials is only for confidential clients');
-    }
-  },
-};
-
-/** RFC 6749 section 5.2: a grant the client is not registered for is `unauthorized_client`. */
-const grantRegistered: Check<ClientCredentialsContext> = {
-  name: 'grantRegistered',
-  run({ client }) {
-    if (!client.grantTypes.includes(GRANT_TYPE)) {
-      throw unauthorizedClient('This client is not registered for the client_credentials grant');
-    }
-  },
-};
-
-/**
- * Part B 4.5 (quarantine): an organization awaiting approval has its OAuth clients closed. Checked after the
- * client authenticated, so it tells a guesser nothing.
- */
-const organizationOpen: Check<ClientCredentialsContext> = {
-  name: 'organizationOpen',
-  run({ client }) {
-    if (client.quarantined) {
-      throw unauthorizedClient(
-        'The organization is awaiting approval: its owner must approve the pending sign-up before its OAuth clients obtain tokens',
-      );
     }
   },
 };
@@ -90,7 +73,13 @@ const singleResource: Check<ClientCredentialsContext> = {
   },
 };
 
-const CHECKS = [confidentialOnly, grantRegistered, organizationOpen, grantedScope, singleResource];
+const CHECKS = [
+  confidentialOnly,
+  grantRegistered<ClientCredentialsContext>(GRANT_TYPE),
+  organizationOpen<ClientCredentialsContext>(),
+  grantedScope,
+  singleResource,
+];
 
 /**
  * The client_credentials grant (RFC 6749 section 4.4, Part A 4.14): an access token for the client itself, no

@@ -24,6 +24,10 @@ export interface TokenResponse {
   token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   scope: string;
+  /** authorization_code and refresh_token grants with `openid` (Part A 2.9). */
+  id_token?: string;
+  /** When the client has the refresh_token grant (Part A 4.14). */
+  refresh_token?: string;
 }
 
 /** What a grant receives once the endpoint's checks passed: an authenticated client and the request. */
@@ -38,15 +42,42 @@ export interface GrantRequest {
   dpopJkt: string | undefined;
 }
 
-export interface Grant {
-  handle(request: GrantRequest): Promise<TokenResponse>;
+/** RFC 6749 section 5.2: a grant the client is not registered for is `unauthorized_client`. */
+export function grantRegistered<Context extends GrantRequest>(grantType: string): Check<Context> {
+  return {
+    name: 'grantRegistered',
+    run({ client }) {
+      if (!client.grantTypes.includes(grantType)) {
+        throw new OAuthError('unauthorized_client', `This client is not registered for the ${grantType} grant`);
+      }
+    },
+  };
 }
 
 /**
- * Part A 4.14 grants that arrive with the authorize endpoint in a later change: known, not served yet, so they
- * answer `unsupported_grant_type` like any other until their entry is registered.
+ * Part B 4.5 (quarantine): an organization awaiting approval has its OAuth clients closed. Checked after the
+ * client authenticated, so it tells a guesser nothing.
  */
-const NOT_YET_SERVED = new Set(['authorization_code', 'refresh_token']);
+export function organizationOpen<Context extends GrantRequest>(): Check<Context> {
+  return {
+    name: 'organizationOpen',
+    run({ client }) {
+      if (client.quarantined) {
+        throw new OAuthError(
+          'unauthorized_client',
+          'The organization is awaiting approval: its owner must approve the pending sign-up before its OAuth clients obtain tokens',
+        );
+      }
+    },
+  };
+}
+
+/** Part A 7: `invalid_grant` (400) with the reason in `error_description`. */
+export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
+
+export interface Grant {
+  handle(request: GrantRequest): Promise<TokenResponse>;
+}
 
 /**
  * RFC 6749 section 5.2: no grant_type is `invalid_request`; one without a registered handler is unsupported. An
@@ -58,8 +89,6 @@ export function grantFor(grants: ReadonlyMap<string, Grant>, grantType: string |
   if (grant) return grant;
   throw new OAuthError(
     'unsupported_grant_type',
-    NOT_YET_SERVED.has(grantType)
-      ? `grant_type ${grantType} is not served yet`
-      : `This grant_type is not supported (supported: ${[...grants.keys()].join(', ')})`,
+    `This grant_type is not supported (supported: ${[...grants.keys()].join(', ')})`,
   );
 }

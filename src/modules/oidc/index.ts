@@ -5,9 +5,9 @@ import { createClientService } from './clients.js';
 import { createResourceService } from './resources.js';
 
 export { type ClientService, type ClientView, verifyClientSecret } from './clients.js';
+export { createOpenIdProvider, type OpenIdProvider } from './provider.js';
 export type { ResourceService, ResourceView } from './resources.js';
 export { registerOAuthClientRoutes } from './routes.js';
-export type { TokenEndpointDeps } from './token-endpoint.js';
 export { registerOAuthProviderRoutes } from './token-routes.js';
 
 /**

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  foreignKey,
   index,
   jsonb,
   pgTable,
@@ -11,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sessions, users } from '../accounts/schema.js';
 import { tenants } from '../organizations/schema.js';
 
 /**
@@ -67,4 +69,97 @@ export const oauthResources = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('oauth_resources_tenant_identifier').on(t.tenantId, t.identifier),
   ],
+);
+
+/**
+ * Authorization codes (RFC 6749 section 4.1, Part A 3): single use, stored as SHA-256, living a minute. The
+ * code remembers the browser session that signed in and, once exchanged, the grant session it minted, so a
+ * replay can end that grant (Part A 3).
+ */
+export const oauthAuthorizationCodes = pgTable(
+  'oauth_authorization_codes',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    codeHash: text('code_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The browser session at the provider (the ID token's `sid`). */
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    redirectUri: text('redirect_uri').notNull(),
+    scope: text('scope').notNull(),
+    nonce: text('nonce'),
+    /** PKCE S256 challenge (RFC 7636): base64url SHA-256 of the verifier. */
+    codeChallenge: text('code_challenge').notNull(),
+    resource: text('resource'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    spentAt: timestamp('spent_at', { withTimezone: true }),
+    /** The grant session the exchange started: a replayed code ends it. */
+    grantSessionId: uuid('grant_session_id'),
+  },
+  (t) => [
+    foreignKey({
+      columns: [t.tenantId, t.clientId],
+      foreignColumns: [oauthClients.tenantId, oauthClients.clientId],
+      name: 'oauth_authorization_codes_client_fk',
+    }).onDelete('cascade'),
+    index('oauth_authorization_codes_expiry').on(t.expiresAt),
+  ],
+);
+
+/**
+ * Consents (Part A 4.14, "connected apps"): what a person allowed a client of the organization. A later request
+ * for scopes this covers skips the consent page; a broader one asks again. Revoking ends the client's grants.
+ */
+export const oauthConsents = pgTable(
+  'oauth_consents',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    scopes: jsonb('scopes').notNull().$type<string[]>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userId, t.clientId] }),
+    foreignKey({
+      columns: [t.tenantId, t.clientId],
+      foreignColumns: [oauthClients.tenantId, oauthClients.clientId],
+      name: 'oauth_consents_client_fk',
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Back-channel logout tokens to send (Part A 4.14): a row per client and provider session whose grant ended,
+ * written by database triggers on every way a session ends (migration 0013), so no revocation path can forget
+ * it. Best effort: the sender takes each row once and never retries.
+ */
+export const oidcBackchannelLogouts = pgTable(
+  'oidc_backchannel_logouts',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    /** The logout token's `sub`: no foreign key, so an erased account's logout is still sent. */
+    userId: uuid('user_id').notNull(),
+    /** The logout token's `sid`: the ID token's. */
+    sid: uuid('sid').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('oidc_backchannel_logouts_client_sid').on(t.tenantId, t.clientId, t.sid)],
 );

@@ -1,7 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
-import type { Queryable } from '../../kernel/db/index.js';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { type Queryable, rows } from '../../kernel/db/index.js';
+import { sessions, users } from '../accounts/schema.js';
 import { tenants } from '../organizations/schema.js';
-import { oauthClients, oauthResources } from './schema.js';
+import { oauthAuthorizationCodes, oauthClients, oauthConsents, oauthResources } from './schema.js';
 
 export type ClientRow = typeof oauthClients.$inferSelect;
 export type ResourceRow = typeof oauthResources.$inferSelect;
@@ -104,7 +105,7 @@ export async function updateResource(
 // ---- token endpoint ----
 
 /** A client as the token endpoint needs it: its registration and its organization's plan and state. */
-export type TokenClientRow = ClientRow & { plan: string; quarantined: boolean };
+export type TokenClientRow = ClientRow & { plan: string; quarantined: boolean; tenantSlug: string };
 
 /**
  * The client named at the token endpoint, with its organization, found by id alone: a system read (no tenant
@@ -114,11 +115,11 @@ export type TokenClientRow = ClientRow & { plan: string; quarantined: boolean };
  */
 export async function tokenClient(q: Queryable, clientId: string): Promise<TokenClientRow | undefined> {
   const [row] = await q
-    .select({ client: oauthClients, plan: tenants.plan, quarantined: tenants.quarantined })
+    .select({ client: oauthClients, plan: tenants.plan, quarantined: tenants.quarantined, tenantSlug: tenants.slug })
     .from(oauthClients)
     .innerJoin(tenants, eq(tenants.id, oauthClients.tenantId))
     .where(eq(oauthClients.clientId, clientId));
-  return row && { ...row.client, plan: row.plan, quarantined: row.quarantined };
+  return row && { ...row.client, plan: row.plan, quarantined: row.quarantined, tenantSlug: row.tenantSlug };
 }
 
 /** The organization's resource with exactly this identifier, when it is enabled (RFC 8707, Part A 4.14). */
@@ -137,5 +138,177 @@ export async function enabledResource(
         eq(oauthResources.enabled, true),
       ),
     );
+  return row;
+}
+
+// ---- authorization codes, consents, back-channel logout (the OpenID Provider, Part A 4.14) ----
+
+export type AuthorizationCodeRow = typeof oauthAuthorizationCodes.$inferSelect;
+
+export async function insertAuthorizationCode(q: Queryable, row: AuthorizationCodeRow): Promise<void> {
+  await q.insert(oauthAuthorizationCodes).values(row);
+}
+
+/** The client's code with this hash, locked: the exchange spends it once (Part A 3). */
+export async function authorizationCode(
+  q: Queryable,
+  tenantId: string,
+  clientId: string,
+  codeHash: string,
+): Promise<AuthorizationCodeRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(oauthAuthorizationCodes)
+    .where(
+      and(
+        eq(oauthAuthorizationCodes.tenantId, tenantId),
+        eq(oauthAuthorizationCodes.clientId, clientId),
+        eq(oauthAuthorizationCodes.codeHash, codeHash),
+      ),
+    )
+    .for('update');
+  return row;
+}
+
+export async function spendAuthorizationCode(
+  q: Queryable,
+  id: string,
+  now: Date,
+  grantSessionId: string | null,
+): Promise<void> {
+  await q
+    .update(oauthAuthorizationCodes)
+    .set({ spentAt: now, grantSessionId })
+    .where(eq(oauthAuthorizationCodes.id, id));
+}
+
+export type ConsentRow = typeof oauthConsents.$inferSelect;
+
+export async function consent(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+  clientId: string,
+): Promise<ConsentRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(oauthConsents)
+    .where(
+      and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId), eq(oauthConsents.clientId, clientId)),
+    );
+  return row;
+}
+
+/** Records a consent, widening a standing one to the union of both scope sets. */
+export async function upsertConsent(q: Queryable, row: ConsentRow): Promise<void> {
+  await q
+    .insert(oauthConsents)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [oauthConsents.tenantId, oauthConsents.userId, oauthConsents.clientId],
+      set: {
+        scopes: sql`(select coalesce(jsonb_agg(distinct s), '[]'::jsonb) from jsonb_array_elements_text(${oauthConsents.scopes} || excluded.scopes) s)`,
+        updatedAt: row.updatedAt,
+      },
+    });
+}
+
+/** A person's consents in one organization with the client's name, newest first (connected apps). */
+export async function consentsOf(q: Queryable, tenantId: string, userId: string) {
+  return q
+    .select({ consent: oauthConsents, clientName: oauthClients.name })
+    .from(oauthConsents)
+    .innerJoin(
+      oauthClients,
+      and(eq(oauthClients.tenantId, oauthConsents.tenantId), eq(oauthClients.clientId, oauthConsents.clientId)),
+    )
+    .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)))
+    .orderBy(desc(oauthConsents.updatedAt), asc(oauthConsents.clientId));
+}
+
+export async function deleteConsent(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+  clientId: string,
+): Promise<boolean> {
+  const deleted = await q
+    .delete(oauthConsents)
+    .where(
+      and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId), eq(oauthConsents.clientId, clientId)),
+    )
+    .returning({ clientId: oauthConsents.clientId });
+  return deleted.length > 0;
+}
+
+/** Erasure: a person's consents and outstanding codes in one organization. */
+export async function deleteGrantsOf(q: Queryable, tenantId: string, userId: string): Promise<void> {
+  await q.delete(oauthConsents).where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)));
+  await q
+    .delete(oauthAuthorizationCodes)
+    .where(and(eq(oauthAuthorizationCodes.tenantId, tenantId), eq(oauthAuthorizationCodes.userId, userId)));
+}
+
+/**
+ * Takes up to `limit` queued back-channel logouts, each once: deleted as they are claimed (best effort, Part A
+ * 4.14: no retry), skipping rows another node holds.
+ */
+export async function claimBackchannelLogouts(q: Queryable, limit: number) {
+  return rows<{
+    tenant_id: string;
+    client_id: string;
+    user_id: string;
+    sid: string;
+    backchannel_logout_uri: string | null;
+  }>(
+    q,
+    sql`with claimed as (
+          delete from oidc_backchannel_logouts where id in (
+            select id from oidc_backchannel_logouts order by created_at limit ${limit} for update skip locked)
+          returning tenant_id, client_id, user_id, sid)
+        select claimed.*, c.backchannel_logout_uri from claimed
+        left join oauth_clients c on c.tenant_id = claimed.tenant_id and c.client_id = claimed.client_id`,
+  );
+}
+
+/** Ends every live grant session of a person for one client (consent revoked, Part A 4.14). */
+export async function revokeGrantSessions(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+  clientId: string,
+  now: Date,
+): Promise<number> {
+  const ended = await q
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: 'consent_revoked' })
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        eq(sessions.userId, userId),
+        eq(sessions.clientId, clientId),
+        isNull(sessions.revokedAt),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return ended.length;
+}
+
+/** What UserInfo and the ID token say about a person (Part A 2.9, 2.10). */
+export async function claimsSubject(q: Queryable, tenantId: string, userId: string) {
+  const [row] = await q
+    .select({
+      email: users.email,
+      emailVerified: users.emailVerified,
+      name: users.name,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      picture: users.picture,
+      updatedAt: users.updatedAt,
+      tenantSlug: tenants.slug,
+    })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, tenantId))
+    .where(eq(users.id, userId));
   return row;
 }

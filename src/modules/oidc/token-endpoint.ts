@@ -81,6 +81,8 @@ export interface TokenEndpointDeps {
   accessTokens: AccessTokens;
   dpop: DpopVerifier;
   logger: { warn(obj: object, msg: string): void };
+  /** The grants of a person's authorization (authorization_code, refresh_token), built by the provider. */
+  personGrants?: ReadonlyArray<readonly [string, Grant]>;
 }
 
 /**
@@ -91,8 +93,11 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   const { transactions, events, clock, dpop, logger } = deps;
   const limits = createWindowedLimiter(deps.limiter, clock);
 
-  /** The grant registry: `grant_type` -> handler. authorization_code and refresh_token come with /authorize. */
-  const grants: ReadonlyMap<string, Grant> = new Map([['client_credentials', createClientCredentialsGrant(deps)]]);
+  /** The grant registry: `grant_type` -> handler. */
+  const grants: ReadonlyMap<string, Grant> = new Map([
+    ...(deps.personGrants ?? []),
+    ['client_credentials', createClientCredentialsGrant(deps)],
+  ]);
 
   /**
    * Part A 8: the per-IP floor, for unauthenticated traffic. Every request spends a unit here, atomically, before
