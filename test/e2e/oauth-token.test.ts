@@ -569,6 +569,30 @@ describe('throttles', () => {
     expectThrottled(await withBasic(client), 60);
   });
 
+  it('holds a client to the allowance an operator negotiated for its organization, over its plan', async () => {
+    const org = await organization();
+    const client = await registerClient(org.token);
+    await db().execute(
+      sql`insert into operator_settings (tenant_id, key, value, updated_at)
+          values (${org.tenantId}, 'oauth.client_requests_per_5min', '3'::jsonb, now())`,
+    );
+    for (let i = 0; i < 3; i++) expect((await withBasic(client)).status).toBe(200);
+    expectThrottled(await withBasic(client), 3);
+    // A malformed value never reads as "no cap".
+    await db().execute(
+      sql`update operator_settings set value = '"lots"'::jsonb
+          where tenant_id = ${org.tenantId} and key = 'oauth.client_requests_per_5min'`,
+    );
+    const refused = await withBasic(client);
+    expect(refused.status).toBe(503);
+    // Back to 0: the plan's allowance again (60 on free).
+    await db().execute(
+      sql`update operator_settings set value = '0'::jsonb
+          where tenant_id = ${org.tenantId} and key = 'oauth.client_requests_per_5min'`,
+    );
+    expect((await withBasic(client)).status).toBe(200);
+  });
+
   it('gives a pro organization’s client 600 per window', async () => {
     const org = await organization();
     await db().execute(sql`update tenants set plan = 'pro' where id = ${org.tenantId}`);

@@ -129,7 +129,7 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
   const throttleClient: Check<AuthorizeContext> = {
     name: 'throttleClient',
     async run({ client }) {
-      const policy = clientAllowance(client.plan);
+      const policy = clientAllowance(client);
       if (!policy) return;
       const decision = await limits.consume(policy, client.clientId);
       if (!decision.allowed) {

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
 import { sessions, users } from '../accounts/schema.js';
+import { operatorSettings } from '../operator-settings/index.js';
 import { tenants } from '../organizations/schema.js';
 import { oauthAuthorizationCodes, oauthClients, oauthConsents, oauthResources } from './schema.js';
+import { NEGOTIATED_ALLOWANCE } from './token-throttles.js';
 
 export type ClientRow = typeof oauthClients.$inferSelect;
 export type ResourceRow = typeof oauthResources.$inferSelect;
@@ -105,7 +107,13 @@ export async function updateResource(
 // ---- token endpoint ----
 
 /** A client as the token endpoint needs it: its registration and its organization's plan and state. */
-export type TokenClientRow = ClientRow & { plan: string; quarantined: boolean; tenantSlug: string };
+export type TokenClientRow = ClientRow & {
+  plan: string;
+  quarantined: boolean;
+  tenantSlug: string;
+  /** The operator setting `oauth.client_requests_per_5min` as stored (undefined: none). */
+  negotiatedAllowance: unknown;
+};
 
 /**
  * The client named at the token endpoint, with its organization, found by id alone: a system read (no tenant
@@ -115,11 +123,29 @@ export type TokenClientRow = ClientRow & { plan: string; quarantined: boolean; t
  */
 export async function tokenClient(q: Queryable, clientId: string): Promise<TokenClientRow | undefined> {
   const [row] = await q
-    .select({ client: oauthClients, plan: tenants.plan, quarantined: tenants.quarantined, tenantSlug: tenants.slug })
+    .select({
+      client: oauthClients,
+      plan: tenants.plan,
+      quarantined: tenants.quarantined,
+      tenantSlug: tenants.slug,
+      negotiatedAllowance: operatorSettings.value,
+    })
     .from(oauthClients)
     .innerJoin(tenants, eq(tenants.id, oauthClients.tenantId))
+    .leftJoin(
+      operatorSettings,
+      and(eq(operatorSettings.tenantId, oauthClients.tenantId), eq(operatorSettings.key, NEGOTIATED_ALLOWANCE)),
+    )
     .where(eq(oauthClients.clientId, clientId));
-  return row && { ...row.client, plan: row.plan, quarantined: row.quarantined, tenantSlug: row.tenantSlug };
+  return (
+    row && {
+      ...row.client,
+      plan: row.plan,
+      quarantined: row.quarantined,
+      tenantSlug: row.tenantSlug,
+      negotiatedAllowance: row.negotiatedAllowance ?? undefined,
+    }
+  );
 }
 
 /** The organization's resource with exactly this identifier, when it is enabled (RFC 8707, Part A 4.14). */

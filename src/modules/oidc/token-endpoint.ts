@@ -197,7 +197,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   const throttleClient: Check<TokenContext> = {
     name: 'throttleClient',
     async run(context) {
-      const policy = clientAllowance(context.client!.plan);
+      const policy = clientAllowance(context.client!);
       if (!policy) return;
       const decision = await limits.consume(policy, context.client!.clientId);
       if (!decision.allowed) {

@@ -2,6 +2,7 @@ import { planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
 import { OAuthError } from '../../kernel/http/index.js';
 import { type LimitDecision, type Limiter, type LimitPolicy, rateLimitHeaders } from '../../kernel/limits/index.js';
+import { operatorSettingValue } from '../operator-settings/index.js';
 
 /**
  * The budgets of the OAuth endpoints (Part A 5.5 and 8). Each counts in fixed 5-minute windows aligned to
@@ -42,13 +43,20 @@ export const CLIENT_AUTH_FAILURES_PER_IP: LimitPolicy = {
 /** The key of the per-client-and-address failure budget (the limiter stores only its digest). */
 export const clientAddressKey = (clientId: string, ip: string) => `${clientId}|${ip}`;
 
+/** The operator setting that negotiates an organization's per-client allowance (Part A 8). */
+export const NEGOTIATED_ALLOWANCE = 'oauth.client_requests_per_5min' as const;
+
 /**
- * The per-client allowance on /authorize and /token of the organization's plan (Part A 8: 60 free, 600 pro,
- * 6,000 enterprise per 5 minutes), one policy per plan since a policy's budget is fixed; null when the plan
- * sets no cap. Not yet negotiable per organization (docs/oidc.md).
+ * The per-client allowance on /authorize and /token (Part A 8): the one an operator negotiated for the
+ * organization, else its plan's (60 free, 600 pro, 6,000 enterprise per 5 minutes); one policy per value since
+ * a policy's budget is fixed; null when the plan sets no cap. A malformed negotiated value answers 503.
  */
-export function clientAllowance(planCode: string): LimitPolicy | null {
-  const plan = planOf(planCode);
+export function clientAllowance(client: { plan: string; negotiatedAllowance: unknown }): LimitPolicy | null {
+  const negotiated = operatorSettingValue(NEGOTIATED_ALLOWANCE, client.negotiatedAllowance);
+  if (negotiated > 0) {
+    return { name: `oauth-client-negotiated-${negotiated}`, points: negotiated, durationSeconds: WINDOW_SECONDS };
+  }
+  const plan = planOf(client.plan);
   const points = plan.caps.oauth_client_requests_per_5min;
   if (points === null) return null;
   return { name: `oauth-client-${plan.code}`, points, durationSeconds: WINDOW_SECONDS };

@@ -4,5 +4,6 @@ export {
   OPERATOR_SETTINGS,
   type OperatorSettingKey,
   type OperatorSettingsService,
+  operatorSettingValue,
   readOperatorSetting,
 } from './service.js';

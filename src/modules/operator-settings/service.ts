@@ -12,6 +12,11 @@ export const OPERATOR_SETTINGS = {
   'security.api_key_max_lifetime_days': { default: 0, min: 0, max: 3650 },
   /** 0 means no maximum; past it a detection is raised, the agent is never blocked. */
   'security.agent_max_credential_age_days': { default: 0, min: 0, max: 3650 },
+  /**
+   * Part A 8 "negotiable per tenant": requests per 5-minute window each OAuth client of the organization may make
+   * at /authorize and /token. 0 (shipped) means the plan's allowance.
+   */
+  'oauth.client_requests_per_5min': { default: 0, min: 0, max: 100_000_000 },
 } as const;
 
 export type OperatorSettingKey = keyof typeof OPERATOR_SETTINGS;
@@ -22,13 +27,17 @@ export type OperatorSettingKey = keyof typeof OPERATOR_SETTINGS;
  * what depends on it answers 503 until an operator corrects it.
  */
 export async function readOperatorSetting(tx: Tx, tenantId: string, key: OperatorSettingKey): Promise<number> {
-  const definition = OPERATOR_SETTINGS[key];
   const [row] = await tx
     .select({ value: operatorSettings.value })
     .from(operatorSettings)
     .where(and(eq(operatorSettings.tenantId, tenantId), eq(operatorSettings.key, key)));
-  if (!row) return definition.default;
-  const { value } = row;
+  return operatorSettingValue(key, row ? row.value : undefined);
+}
+
+/** A stored value (undefined: no row) as the effective integer, or the 503 of a malformed one. */
+export function operatorSettingValue(key: OperatorSettingKey, value: unknown): number {
+  const definition = OPERATOR_SETTINGS[key];
+  if (value === undefined) return definition.default;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < definition.min || value > definition.max) {
     throw new HttpError(
       503,
