@@ -16,6 +16,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  baseEnv,
   cannon,
   cpuSample,
   freePort,
@@ -25,6 +26,7 @@ import {
   positiveNumber,
   postJson,
   round,
+  ownerSql as runOwnerSql,
   startChild,
   stopAllChildren,
   stopChild,
@@ -53,14 +55,6 @@ const schema = `bench_keys_${runId}`;
 const secretKey = randomBytes(32).toString('hex');
 let dataDir;
 let schemaCreated = false;
-
-function baseEnv() {
-  const env = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT']) {
-    if (process.env[name] !== undefined) env[name] = process.env[name];
-  }
-  return env;
-}
 
 // ---- the receiver: counts deliveries and when they arrived ----
 
@@ -113,28 +107,8 @@ async function startService(args, receiverPort) {
   return { handle, base: `http://127.0.0.1:${port}` };
 }
 
-/** Runs SQL as the owner: PGlite in DATA_DIR (the service must be stopped) or PostgreSQL. */
-async function ownerSql(statement) {
-  if (databaseUrl) {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`SET search_path TO "${schema}"`);
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const db = new PGlite(join(dataDir, 'pgdata'));
-  try {
-    await db.exec(statement);
-  } finally {
-    await db.close();
-  }
-}
+/** Runs SQL as the owner in this run's schema (PGlite: the service must be stopped). */
+const ownerSql = (statement) => runOwnerSql({ databaseUrl, schema, dataDir }, statement);
 
 const json = async (response) => ({ status: response.status, body: await response.json().catch(() => undefined) });
 const get = (url, token) => fetch(url, { headers: { authorization: `Bearer ${token}` } }).then(json);

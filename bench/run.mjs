@@ -16,6 +16,7 @@ import {
   signAccessToken,
 } from './ceilings.mjs';
 import {
+  baseEnv,
   cannon,
   cpuSample,
   dpopClientKey,
@@ -84,15 +85,6 @@ let dataDir;
 let schemaCreated = false;
 let server;
 let bare;
-
-/** The child's environment: only what the service needs, so a developer's shell does not leak in. */
-function baseEnv() {
-  const env = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT']) {
-    if (process.env[name] !== undefined) env[name] = process.env[name];
-  }
-  return env;
-}
 
 async function startService() {
   const main = join(ROOT, 'dist', 'main.js');

@@ -4,6 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { encodeHeader, proofSigner } from './dpop-signer.mjs';
@@ -403,5 +404,40 @@ export async function presignProofs(sessions, count, method, htu, loadSeconds) {
       `signing ${count * sessions.length} DPoP proofs took ${seconds.toFixed(0)} s: with a ${loadSeconds} s load the ` +
         `first would be older than ${DPOP_PRESIGNED_MAX_AGE_S} s when sent; lower BENCH_DURATION or BENCH_CONNECTIONS`,
     );
+  }
+}
+
+/** The child's environment: only what the service needs, so a developer's shell does not leak in. */
+export function baseEnv() {
+  const env = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return env;
+}
+
+/**
+ * Runs SQL as the owner, in the service's schema: PGlite in `dataDir` (the service must be stopped) or
+ * PostgreSQL at `databaseUrl`.
+ */
+export async function ownerSql({ databaseUrl, schema, dataDir }, statement) {
+  if (databaseUrl) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`SET search_path TO "${schema}"`);
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = new PGlite(join(dataDir, 'pgdata'));
+  try {
+    await db.exec(statement);
+  } finally {
+    await db.close();
   }
 }

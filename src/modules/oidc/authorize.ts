@@ -10,7 +10,7 @@ import { type Check, runChecks } from './grants.js';
 import { SCOPES } from './registration.js';
 import type { SignedState } from './signed-state.js';
 import * as store from './store.js';
-import { clientAllowance, OAUTH_REQUESTS_PER_IP, oauthThrottled, type WindowedLimiter } from './token-throttles.js';
+import { AUTHORIZE_REQUESTS_PER_IP, clientAllowance, oauthThrottled, type WindowedLimiter } from './token-throttles.js';
 
 /** A code lives a minute (RFC 6749 section 4.1.2 recommends at most ten). */
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 60;
@@ -92,7 +92,7 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
   const throttleIp: Check<AuthorizeContext> = {
     name: 'throttleIp',
     async run({ ip }) {
-      const decision = await limits.consume(OAUTH_REQUESTS_PER_IP, ip);
+      const decision = await limits.consume(AUTHORIZE_REQUESTS_PER_IP, ip);
       if (!decision.allowed) throw oauthThrottled(decision, 'Too many authorization requests from this address');
     },
   };

@@ -123,6 +123,9 @@ export function createClientCredentialsGrant(deps: {
           actor: { id: client.clientId, type: 'service' },
           category: 'auth',
           action: 'oauth.token_issued',
+          // A Command Center event, not a hash-chained audit entry: machine clients may ask for thousands of
+          // tokens a second, and the chain's head is one lock for the installation (docs/oidc.md).
+          audit: false,
           // Never the token itself.
           data: {
             client_id: client.clientId,

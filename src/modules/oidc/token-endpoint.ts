@@ -69,6 +69,8 @@ interface TokenContext {
    * (a success, a refusal before verification) gives them back.
    */
   failureUnits: Spent[];
+  /** No failure in the window yet: the attempt was verified first, and a failure is counted after it. */
+  countFailureAfter: boolean;
   dpopJkt: string | undefined;
   response: TokenResponse;
 }
@@ -156,17 +158,30 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
 
   /**
    * Part A 5.5: a client id from an address, or an address, with repeated failures is refused before any
-   * credential is checked. Each attempt spends its unit atomically BEFORE verification, as if it were going to
-   * fail, and gets it back when it does not: a concurrent burst cannot slip past the budget the way it could past
-   * a read-then-spend, since every request in flight already holds a unit. A success gives back only its own
-   * unit and never clears earlier failures, so a legitimate call between guesses restores nothing.
+   * credential is checked. While neither budget holds a failure in the window, attempts are verified first and a
+   * failure is counted after it (a busy server's concurrent requests hold no units, so they never throttle each
+   * other). Once either holds one, every attempt spends its unit atomically BEFORE verification, as if it were
+   * going to fail, and gets it back when it does not: a concurrent burst cannot slip past the budget the way it
+   * could past a read-then-spend. A success gives back only its own unit and never clears earlier failures.
    */
   const throttleFailedAuthentications: Check<TokenContext> = {
     name: 'throttleFailedAuthentications',
     async run(context) {
       const { credentials, request } = context;
+      const pairKey = clientAddressKey(credentials.clientId, request.ip);
+      const seen = await Promise.all([
+        limits.peek(CLIENT_AUTH_FAILURES_PER_CLIENT_IP, pairKey),
+        limits.peek(CLIENT_AUTH_FAILURES_PER_IP, request.ip),
+      ]);
+      const blocked = seen.find((decision) => !decision.allowed);
+      if (blocked) throw oauthThrottled(blocked, 'Too many failed client authentications');
+      if (seen.every((decision) => decision.remaining === decision.limit)) {
+        context.failureUnits = [];
+        context.countFailureAfter = true;
+        return;
+      }
       const units = await Promise.all([
-        limits.spend(CLIENT_AUTH_FAILURES_PER_CLIENT_IP, clientAddressKey(credentials.clientId, request.ip)),
+        limits.spend(CLIENT_AUTH_FAILURES_PER_CLIENT_IP, pairKey),
         limits.spend(CLIENT_AUTH_FAILURES_PER_IP, request.ip),
       ]);
       const refused = units.find((unit) => !unit.decision.allowed);
@@ -217,7 +232,17 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         await giveBack([...context.failureUnits, context.floorUnit]);
         return;
       }
-      // A failure keeps the units it spent (the floor's and both failure budgets').
+      // A failure keeps the units it spent (the floor's and both failure budgets'), or spends the failure
+      // budgets' now when it was verified first.
+      if (context.countFailureAfter) {
+        await Promise.all([
+          limits.consume(
+            CLIENT_AUTH_FAILURES_PER_CLIENT_IP,
+            clientAddressKey(credentials.clientId, context.request.ip),
+          ),
+          limits.consume(CLIENT_AUTH_FAILURES_PER_IP, context.request.ip),
+        ]);
+      }
       // Not awaited: the answer must take as long for an unknown client as for a known one (Part A 7).
       if (client) {
         void recordFailure(client, credentials, failure).catch((error: Error) =>

@@ -21,6 +21,17 @@ export const WINDOW_SECONDS = 300;
  * enterprise) even when all its requests come from one server.
  */
 export const OAUTH_REQUESTS_PER_IP: LimitPolicy = { name: 'oauth-ip', points: 300, durationSeconds: WINDOW_SECONDS };
+
+/**
+ * The per-IP floor on /authorize (Part A 8). Every request counts (a browser authenticates no client), so it
+ * is wider than the token endpoint's: people behind one address (an office) each sign in through it. It is
+ * its own budget, so a server's token traffic never closes its users' authorizations.
+ */
+export const AUTHORIZE_REQUESTS_PER_IP: LimitPolicy = {
+  name: 'oauth-authorize-ip',
+  points: 1200,
+  durationSeconds: WINDOW_SECONDS,
+};
 /**
  * Failed client authentications per client id AND source IP (Part A 5.5): refused with 429 before any
  * verification. Per client id alone, anyone could lock a client out for everyone by failing ten times, since
