@@ -125,3 +125,37 @@ describe('authorization code flow', () => {
     expect(silent.url.searchParams.get('code')).toBeTruthy();
   });
 });
+
+describe('grants in the active-sessions list', () => {
+  it("shows the application's grant by name; ending it there ends the client's refresh", async () => {
+    const org = await organizationWithClient(svc.url, {
+      name: 'Expense reports',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
+    const config = await relyingParty(org.client);
+    const flow = await startAuthorization(config);
+    const { url } = await authorizeThroughPages(new FormBrowser(svc.url), flow.url.toString(), org.account);
+    const tokens = await oidc.authorizationCodeGrant(config, url, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+
+    const list = await request(`${svc.url}/api/v1/me/sessions`, { token: org.ownerToken });
+    expect(list.status).toBe(200);
+    const grants = list.body.sessions.filter((s: { application: unknown }) => s.application !== null);
+    expect(grants).toHaveLength(1);
+    expect(grants[0].application).toEqual({ client_id: org.client.client_id, name: 'Expense reports' });
+    // The browser's own sign-in at the provider is listed too, as a session of the person's.
+    expect(list.body.sessions.length).toBeGreaterThanOrEqual(3);
+
+    const ended = await request(`${svc.url}/api/v1/me/sessions/${grants[0].session_id}`, {
+      method: 'DELETE',
+      token: org.ownerToken,
+    });
+    expect(ended.status).toBe(204);
+    const refused = await oidc.refreshTokenGrant(config, tokens.refresh_token!).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ error: 'invalid_grant', error_description: 'The session of this grant has ended' });
+  });
+});

@@ -26,6 +26,10 @@ const SessionSchema = Type.Object({
   user_agent: Type.Union([Type.String(), Type.Null()]),
   methods: Type.Array(Type.String(), { description: 'Authentication methods (RFC 8176 amr values)' }),
   dpop_bound: Type.Boolean(),
+  application: Type.Union([Type.Object({ client_id: Type.String(), name: Type.String() }), Type.Null()], {
+    description:
+      'For a session an OAuth application holds (an authorization-code grant): the client and its name. Null for a sign-in of your own.',
+  }),
 });
 
 const ActivitySchema = Type.Object({

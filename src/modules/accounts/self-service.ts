@@ -85,6 +85,7 @@ export function createSelfService(deps: {
           user_agent: s.userAgent,
           methods: s.amr,
           dpop_bound: s.dpopJkt !== null,
+          application: s.clientId === null ? null : { client_id: s.clientId, name: s.clientName ?? s.clientId },
         })),
       };
     },

@@ -132,6 +132,11 @@ export async function liveSessions(q: Queryable, tenantId: string, userId: strin
       userAgent: sessions.userAgent,
       amr: sessions.amr,
       dpopJkt: sessions.dpopJkt,
+      clientId: sessions.clientId,
+      // Part A 2.8: a grant session shows its application's name. The OAuth registry is another module's table,
+      // read here by name only (the composite foreign key of migration 0013 guarantees the row).
+      clientName: sql<string | null>`(select c.name from oauth_clients c
+        where c.tenant_id = ${sessions.tenantId} and c.client_id = ${sessions.clientId})`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
