@@ -235,7 +235,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     const openIdProvider = createOpenIdProvider({
       ...{ config, transactions, events, clock, limiter, keyring, accessTokens, dpop, egress, sessions, logger },
-      personalData,
+      ...{ authState, personalData },
       secretKey: resolveSecretKey(config),
     });
     const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });

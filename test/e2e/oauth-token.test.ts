@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { newDpopKey } from '../support/dpop.js';
 import { request } from '../support/http.js';
-import { startService, type TestService } from '../support/service.js';
+import { changeDirectly, startService, type TestService } from '../support/service.js';
 import { accountsHarness, freshIp, shape } from './accounts-support.js';
 
 /**
@@ -499,19 +499,28 @@ describe('throttles', () => {
     oauthError(elsewhere, 400, 'unauthorized_client');
   });
 
-  it('spends the failure budget before verification: a concurrent burst of wrong secrets gets 10 answers of 401', async () => {
+  it('once a failure is counted, spends the budget before verification: a concurrent burst gets 10 answers of 401 in all', async () => {
     const org = await organization();
     const client = await registerClient(org.token);
     const attacker = { 'x-forwarded-for': freshIp() };
+    oauthError(await withPost({ ...client, client_secret: 'wrong-secret' }, {}, attacker), 401, 'invalid_client');
     const burst = await Promise.all(
-      Array.from({ length: 25 }, () => withPost({ ...client, client_secret: 'wrong-secret' }, {}, attacker)),
+      Array.from({ length: 24 }, () => withPost({ ...client, client_secret: 'wrong-secret' }, {}, attacker)),
     );
     const statuses = burst.map((res) => res.status);
-    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(9);
     expect(statuses.filter((status) => status === 429)).toHaveLength(15);
     for (const res of burst.filter((one) => one.status === 429)) expectThrottled(res, 10);
     expect(await eventually(() => eventsOf(org.tenantId, 'oauth.client_authentication_failed'), 10)).toHaveLength(10);
     expectThrottled(await withBasic(client, {}, attacker), 10);
+  });
+
+  it('verifies a busy client first while no failure is counted: 30 concurrent requests from one server all succeed', async () => {
+    const org = await organization();
+    const client = await registerClient(org.token);
+    const server = { 'x-forwarded-for': freshIp() };
+    const burst = await Promise.all(Array.from({ length: 30 }, () => withBasic(client, {}, server)));
+    expect(burst.map((res) => res.status)).toEqual(Array(30).fill(200));
   });
 
   it('does not restore the failure budget when the client authenticates between failures', async () => {
@@ -572,21 +581,24 @@ describe('throttles', () => {
   it('holds a client to the allowance an operator negotiated for its organization, over its plan', async () => {
     const org = await organization();
     const client = await registerClient(org.token);
-    await db().execute(
+    await changeDirectly(
+      svc,
       sql`insert into operator_settings (tenant_id, key, value, updated_at)
           values (${org.tenantId}, 'oauth.client_requests_per_5min', '3'::jsonb, now())`,
     );
     for (let i = 0; i < 3; i++) expect((await withBasic(client)).status).toBe(200);
     expectThrottled(await withBasic(client), 3);
-    // A malformed value never reads as "no cap".
-    await db().execute(
+    // A malformed value never reads as "no cap". (Changed in SQL: every node's client cache hears of it.)
+    await changeDirectly(
+      svc,
       sql`update operator_settings set value = '"lots"'::jsonb
           where tenant_id = ${org.tenantId} and key = 'oauth.client_requests_per_5min'`,
     );
     const refused = await withBasic(client);
     expect(refused.status).toBe(503);
     // Back to 0: the plan's allowance again (60 on free).
-    await db().execute(
+    await changeDirectly(
+      svc,
       sql`update operator_settings set value = '0'::jsonb
           where tenant_id = ${org.tenantId} and key = 'oauth.client_requests_per_5min'`,
     );

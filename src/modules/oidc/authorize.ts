@@ -5,7 +5,7 @@ import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import type { LiveSession } from '../accounts/index.js';
-import { isClientId } from './clients.js';
+import type { ClientDirectory } from './client-directory.js';
 import { type Check, runChecks } from './grants.js';
 import { SCOPES } from './registration.js';
 import type { SignedState } from './signed-state.js';
@@ -72,6 +72,7 @@ export interface AuthorizeDeps {
   clock: Clock;
   limits: WindowedLimiter;
   pendingRequests: SignedState<{ request: AuthorizationRequest; sid?: string }>;
+  clients: ClientDirectory;
 }
 
 /** Appends parameters to a redirect URI, keeping its own query (RFC 6749 section 3.1.2). */
@@ -87,7 +88,7 @@ export function redirectTo(uri: string, params: Record<string, string | null | u
  * every parameter rule (refused on the redirect URI), then the decision: sign-in page, consent page, or code.
  */
 export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
-  const { transactions, events, clock, limits, pendingRequests } = deps;
+  const { transactions, events, clock, limits, pendingRequests, clients } = deps;
 
   const throttleIp: Check<AuthorizeContext> = {
     name: 'throttleIp',
@@ -100,11 +101,7 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
   const identifyClient: Check<AuthorizeContext> = {
     name: 'identifyClient',
     async run(context) {
-      const clientId = context.params.client_id;
-      const client =
-        clientId !== undefined && isClientId(clientId)
-          ? await transactions.systemRead((q) => store.tokenClient(q, clientId))
-          : undefined;
+      const client = await clients.find(context.params.client_id);
       if (!client) throw new UnprovenRequest('invalid_request', 'client_id is missing or names no registered client');
       context.client = client;
     },

@@ -40,6 +40,8 @@ export interface GrantRequest {
   resources: readonly string[];
   /** The thumbprint of the DPoP key the tokens are to be bound to (RFC 9449 section 5), if a proof was sent. */
   dpopJkt: string | undefined;
+  /** The request's source address. */
+  ip: string;
 }
 
 /** RFC 6749 section 5.2: a grant the client is not registered for is `unauthorized_client`. */

@@ -1,4 +1,10 @@
-import { type AccessClaims, type AccessTokens, DpopError, type DpopVerifier } from '../../kernel/auth/index.js';
+import {
+  type AccessClaims,
+  type AccessTokens,
+  type AuthStateListener,
+  DpopError,
+  type DpopVerifier,
+} from '../../kernel/auth/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Keyring } from '../../kernel/crypto/index.js';
 import type { Transactions } from '../../kernel/db/index.js';
@@ -12,6 +18,7 @@ import { createAuthorizationCodeGrant } from './authorization-code-grant.js';
 import { type AuthorizationRequest, createAuthorizeEndpoint, redirectTo } from './authorize.js';
 import { createBackchannelLogoutSender } from './backchannel-logout.js';
 import { createBrowserSessions } from './browser-sessions.js';
+import { createClientDirectory } from './client-directory.js';
 import { createIdTokens } from './id-tokens.js';
 import { oidcPersonalData } from './personal-data.js';
 import { createRefreshTokenGrant } from './refresh-token-grant.js';
@@ -84,6 +91,7 @@ export interface OpenIdProviderDeps {
   dpop: DpopVerifier;
   egress: Egress;
   sessions: SessionService;
+  authState: AuthStateListener;
   personalData: PersonalDataRegistry;
   logger: { warn(obj: object, msg: string): void };
 }
@@ -111,11 +119,13 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
     purpose: 'end-session',
     lifetimeSeconds: PENDING_LIFETIME_SECONDS,
   });
-  const authorizeEndpoint = createAuthorizeEndpoint({ transactions, events, clock, limits, pendingRequests });
+  const clients = createClientDirectory({ transactions, authState: deps.authState });
+  const authorizeEndpoint = createAuthorizeEndpoint({ transactions, events, clock, limits, pendingRequests, clients });
   const grantDeps = { transactions, events, clock, accessTokens, idTokens, sessions };
   const tokenEndpoint = createTokenEndpoint({
     ...{ transactions, events, clock, accessTokens, dpop, logger: deps.logger },
     limiter: deps.limiter,
+    clients,
     personGrants: [
       ['authorization_code', createAuthorizationCodeGrant(grantDeps)],
       ['refresh_token', createRefreshTokenGrant(grantDeps)],
@@ -243,7 +253,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
     async endSession(params: Record<string, string>): Promise<{ location: string }> {
       const hint = params.id_token_hint ? await idTokens.verifyHint(params.id_token_hint) : undefined;
       if (!hint) throw new HttpError(400, 'id_token_hint is required and must be an ID token this provider issued');
-      const client = await transactions.systemRead((q) => store.tokenClient(q, hint.clientId));
+      const client = await clients.find(hint.clientId);
       if (!client || client.tenantId !== hint.tenantId) {
         throw new HttpError(400, 'The client of the id_token_hint is no longer registered');
       }

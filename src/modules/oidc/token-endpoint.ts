@@ -12,9 +12,9 @@ import {
   readClientCredentials,
 } from './client-auth.js';
 import { createClientCredentialsGrant } from './client-credentials.js';
-import { isClientId } from './clients.js';
+import type { ClientDirectory } from './client-directory.js';
 import { type Check, type Grant, grantFor, runChecks, type TokenResponse } from './grants.js';
-import * as store from './store.js';
+import type * as store from './store.js';
 import {
   CLIENT_AUTH_FAILURES_PER_CLIENT_IP,
   CLIENT_AUTH_FAILURES_PER_IP,
@@ -62,8 +62,8 @@ interface TokenContext {
   credentials: ClientCredentials;
   /** Undefined when no client has the presented id (the answer stays the one of a wrong secret). */
   client: store.TokenClientRow | undefined;
-  /** The per-address floor's unit, spent first: given back once the client authenticates. */
-  floorUnit: Spent;
+  /** Set once the client authenticated: the request then costs the per-address floor nothing. */
+  authenticated: boolean;
   /**
    * The failure budgets' units, spent before verification: a failed authentication keeps them, anything else
    * (a success, a refusal before verification) gives them back.
@@ -83,6 +83,7 @@ export interface TokenEndpointDeps {
   accessTokens: AccessTokens;
   dpop: DpopVerifier;
   logger: { warn(obj: object, msg: string): void };
+  clients: ClientDirectory;
   /** The grants of a person's authorization (authorization_code, refresh_token), built by the provider. */
   personGrants?: ReadonlyArray<readonly [string, Grant]>;
 }
@@ -102,16 +103,16 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   ]);
 
   /**
-   * Part A 8: the per-IP floor, for unauthenticated traffic. Every request spends a unit here, atomically, before
-   * any work; authenticateClient gives it back on success, so an authenticated client is held to its plan's
-   * allowance, not to the floor, while requests that fail or name no known client stay counted.
+   * Part A 8: the per-IP floor, for unauthenticated traffic. Checked first, before any work; a request that
+   * ends without authenticating a client (a failure, an unknown or missing client, a refusal before
+   * authentication) is counted when it ends (`token` below). An authenticated client is held to its plan's
+   * allowance instead, and its requests cost the floor nothing.
    */
   const throttleIp: Check<TokenContext> = {
     name: 'throttleIp',
     async run(context) {
-      const spent = await limits.spend(OAUTH_REQUESTS_PER_IP, context.request.ip);
-      if (!spent.decision.allowed) throw oauthThrottled(spent.decision, 'Too many token requests from this address');
-      context.floorUnit = spent;
+      const decision = await limits.peek(OAUTH_REQUESTS_PER_IP, context.request.ip);
+      if (!decision.allowed) throw oauthThrottled(decision, 'Too many token requests from this address');
     },
   };
 
@@ -198,10 +199,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   const identifyClient: Check<TokenContext> = {
     name: 'identifyClient',
     async run(context) {
-      const { clientId } = context.credentials;
-      context.client = isClientId(clientId)
-        ? await transactions.systemRead((q) => store.tokenClient(q, clientId))
-        : undefined;
+      context.client = await deps.clients.find(context.credentials.clientId);
     },
   };
 
@@ -229,11 +227,11 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       if (failure === null) {
         // Authenticated: this request was neither a failure nor unauthenticated traffic. Only its own units come
         // back; the failures before it stay counted.
-        await giveBack([...context.failureUnits, context.floorUnit]);
+        context.authenticated = true;
+        await giveBack(context.failureUnits);
         return;
       }
-      // A failure keeps the units it spent (the floor's and both failure budgets'), or spends the failure
-      // budgets' now when it was verified first.
+      // A failure keeps the units it spent (both failure budgets'), or spends them now when it was verified first.
       if (context.countFailureAfter) {
         await Promise.all([
           limits.consume(
@@ -282,6 +280,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         params: context.params,
         resources: context.resources,
         dpopJkt: context.dpopJkt,
+        ip: context.request.ip,
       });
     },
   };
@@ -330,8 +329,12 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   return {
     async token(request: TokenRequest): Promise<TokenResponse> {
       // Each check fills in what the later ones read.
-      const context = { request, params: {}, resources: [] } as unknown as TokenContext;
-      await runChecks(CHECKS, context);
+      const context = { request, params: {}, resources: [], authenticated: false } as unknown as TokenContext;
+      try {
+        await runChecks(CHECKS, context);
+      } finally {
+        if (!context.authenticated) await limits.consume(OAUTH_REQUESTS_PER_IP, request.ip);
+      }
       return context.response;
     },
   };
