@@ -1,4 +1,5 @@
 import type { AccessTokens } from '../../kernel/auth/index.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
@@ -15,7 +16,7 @@ import {
 import * as store from './store.js';
 
 const GRANT_TYPE = 'client_credentials';
-/** `oauth.token_issued` for client_credentials: once per client, source address and hour. */
+/** `oauth.token_issued` for client_credentials: once per client, source address and clock hour. */
 const ISSUANCE_RECORDED: LimitPolicy = { name: 'oauth-cc-issuance-recorded', points: 1, durationSeconds: 3600 };
 
 interface ClientCredentialsContext extends GrantRequest {
@@ -93,8 +94,22 @@ export function createClientCredentialsGrant(deps: {
   events: Events;
   accessTokens: AccessTokens;
   limiter: Limiter;
+  clock: Clock;
 }): Grant {
-  const { transactions, events, accessTokens, limiter } = deps;
+  const { transactions, events, accessTokens, limiter, clock } = deps;
+  /** What this node already saw recorded this hour: the shared budget is asked once per key, node and hour. */
+  let seenHour = -1;
+  const seen = new Set<string>();
+  async function firstIssuanceThisHour(key: string): Promise<boolean> {
+    const hour = Math.floor(clock.now().getTime() / 3_600_000);
+    if (hour !== seenHour || seen.size >= 100_000) {
+      seenHour = hour;
+      seen.clear();
+    }
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return (await limiter.consume(ISSUANCE_RECORDED, `${key}@${hour}`)).allowed;
+  }
   return {
     async handle(request): Promise<TokenResponse> {
       const context: ClientCredentialsContext = { ...request, scopes: [], resource: undefined };
@@ -127,7 +142,7 @@ export function createClientCredentialsGrant(deps: {
       // Issuing a client its own token changes nothing in the service, and a machine client may ask thousands of
       // times a second: the event is written once per client, address and hour (docs/oidc.md), which tells a
       // security team which addresses use each client at a fraction of a row per token.
-      if ((await limiter.consume(ISSUANCE_RECORDED, `${client.clientId}|${request.ip}`)).allowed) {
+      if (await firstIssuanceThisHour(`${client.clientId}|${request.ip}`)) {
         await transactions.tenant(client.tenantId, (tx) =>
           events.emit(tx, {
             tenantId: client.tenantId,
