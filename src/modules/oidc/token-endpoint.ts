@@ -3,7 +3,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
-import type { Limiter } from '../../kernel/limits/index.js';
+import type { LimitDecision, Limiter } from '../../kernel/limits/index.js';
 import {
   type AuthenticationFailure,
   authenticationFailure,
@@ -62,6 +62,8 @@ interface TokenContext {
   credentials: ClientCredentials;
   /** Undefined when no client has the presented id (the answer stays the one of a wrong secret). */
   client: store.TokenClientRow | undefined;
+  /** The per-address floor's state, asked first and awaited with the failure budgets. */
+  floor: Promise<LimitDecision>;
   /** Set once the client authenticated: the request then costs the per-address floor nothing. */
   authenticated: boolean;
   /**
@@ -92,6 +94,8 @@ export interface TokenEndpointDeps {
  * `POST /oauth/token` (Part A 4.14): an ordered list of small named checks, then the grant the registry holds
  * for `grant_type`. The first check that throws answers with an RFC 6749 section 5.2 error.
  */
+const floorRefusal = (decision: LimitDecision) => oauthThrottled(decision, 'Too many token requests from this address');
+
 export function createTokenEndpoint(deps: TokenEndpointDeps) {
   const { transactions, events, clock, dpop, logger } = deps;
   const limits = createWindowedLimiter(deps.limiter, clock);
@@ -103,16 +107,16 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   ]);
 
   /**
-   * Part A 8: the per-IP floor, for unauthenticated traffic. Checked first, before any work; a request that
-   * ends without authenticating a client (a failure, an unknown or missing client, a refusal before
+   * Part A 8: the per-IP floor, for unauthenticated traffic. Asked first, before any work, and awaited with the
+   * failure budgets (one round trip to the limit store instead of two); a refusal before that is the floor's
+   * 429 when it is spent (`token` below). A request that ends without authenticating a client (a failure, an unknown or missing client, a refusal before
    * authentication) is counted when it ends (`token` below). An authenticated client is held to its plan's
    * allowance instead, and its requests cost the floor nothing.
    */
   const throttleIp: Check<TokenContext> = {
     name: 'throttleIp',
-    async run(context) {
-      const decision = await limits.peek(OAUTH_REQUESTS_PER_IP, context.request.ip);
-      if (!decision.allowed) throw oauthThrottled(decision, 'Too many token requests from this address');
+    run(context) {
+      context.floor = limits.peek(OAUTH_REQUESTS_PER_IP, context.request.ip);
     },
   };
 
@@ -170,10 +174,12 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     async run(context) {
       const { credentials, request } = context;
       const pairKey = clientAddressKey(credentials.clientId, request.ip);
-      const seen = await Promise.all([
+      const [floor, ...seen] = await Promise.all([
+        context.floor,
         limits.peek(CLIENT_AUTH_FAILURES_PER_CLIENT_IP, pairKey),
         limits.peek(CLIENT_AUTH_FAILURES_PER_IP, request.ip),
       ]);
+      if (!floor.allowed) throw floorRefusal(floor);
       const blocked = seen.find((decision) => !decision.allowed);
       if (blocked) throw oauthThrottled(blocked, 'Too many failed client authentications');
       if (seen.every((decision) => decision.remaining === decision.limit)) {
@@ -332,6 +338,11 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       const context = { request, params: {}, resources: [], authenticated: false } as unknown as TokenContext;
       try {
         await runChecks(CHECKS, context);
+      } catch (error) {
+        // A refusal before the floor was looked at is still the floor's 429 when it is spent.
+        const floor = await context.floor;
+        if (floor && !floor.allowed) throw floorRefusal(floor);
+        throw error;
       } finally {
         if (!context.authenticated) await limits.consume(OAUTH_REQUESTS_PER_IP, request.ip);
       }
