@@ -397,6 +397,17 @@ export function createSessionService(deps: {
 
 export type SessionService = ReturnType<typeof createSessionService>;
 
+/** The reason recorded when a session ended, as the refusal a grant's refresh names. */
+const REVOKED_BECAUSE: Record<string, RefreshRefusal> = {
+  consent_revoked: 'consent_revoked',
+  signed_out_everywhere: 'signed_out_everywhere',
+  password_changed: 'password_changed',
+  password_reset: 'password_changed',
+  member_removed: 'not_a_member',
+  refresh_token_replayed: 'replayed',
+  authorization_code_replayed: 'replayed',
+};
+
 /** Part A 4.14: the reason a grant's refresh token is refused, from the state of its session now. */
 function refusalOf(
   diagnosis: store.RefreshTokenDiagnosis | undefined,
@@ -405,9 +416,7 @@ function refusalOf(
   now: Date,
 ): RefreshRefusal {
   if (!diagnosis || diagnosis.clientId !== clientId) return 'invalid';
-  if (diagnosis.revokedAt !== null) {
-    return diagnosis.revokedReason === 'consent_revoked' ? 'consent_revoked' : 'session_ended';
-  }
+  if (diagnosis.revokedAt !== null) return REVOKED_BECAUSE[diagnosis.revokedReason ?? ''] ?? 'session_ended';
   if (diagnosis.userStatus !== 'active') return 'account_inactive';
   if (diagnosis.membershipStatus !== 'active') return 'not_a_member';
   if (diagnosis.sessionEpoch !== diagnosis.tokenEpoch) {
