@@ -360,7 +360,9 @@ describe('resource indicators and DPoP with oauth4webapi', () => {
       [oauth.allowInsecureRequests]: true,
     });
     expect(info.status).toBe(200);
-    expect(((await info.json()) as { sub: string }).sub).toBe((oauth.getValidatedIdTokenClaims(result) as { sub: string }).sub);
+    expect(((await info.json()) as { sub: string }).sub).toBe(
+      (oauth.getValidatedIdTokenClaims(result) as { sub: string }).sub,
+    );
     const bearer = await request(`${svc.url}/api/v1/oauth/userinfo`, { token: result.access_token });
     expect(bearer.status).toBe(401);
     // Refresh needs a proof under the same key.
