@@ -83,6 +83,31 @@ function behaves(makeLimiter: () => Limiter) {
     expect((await limiter.consume(LOGIN, 'fresh@example.com')).remaining).toBe(2);
   });
 
+  it('peekMany reads several budgets at once, as peek reads each', async () => {
+    const limiter = track(makeLimiter());
+    const key = randomUUID();
+    await limiter.consume(LOGIN, key);
+    await limiter.consume(LOGIN, key);
+    await limiter.consume(SIGNUP, key);
+    await limiter.consume(SIGNUP, key);
+    const budgets = [
+      { policy: LOGIN, key },
+      { policy: SIGNUP, key },
+      { policy: LOGIN, key: randomUUID() },
+    ];
+    const many = await limiter.peekMany(budgets);
+    expect(many.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 1],
+      [false, 0],
+      [true, 3],
+    ]);
+    const one = await Promise.all(budgets.map(({ policy, key: k }) => limiter.peek(policy, k)));
+    expect(many.map((d) => [d.allowed, d.remaining, d.limit])).toEqual(
+      one.map((d) => [d.allowed, d.remaining, d.limit]),
+    );
+    expect(many[1]!.resetSeconds).toBeGreaterThan(0);
+  });
+
   it('keeps keys and policies apart', async () => {
     const limiter = track(makeLimiter());
     for (let i = 0; i < SIGNUP.points; i++) await limiter.consume(SIGNUP, '203.0.113.7');

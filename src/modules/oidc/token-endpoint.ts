@@ -62,8 +62,8 @@ interface TokenContext {
   credentials: ClientCredentials;
   /** Undefined when no client has the presented id (the answer stays the one of a wrong secret). */
   client: store.TokenClientRow | undefined;
-  /** The per-address floor's state, asked first and awaited with the failure budgets. */
-  floor: Promise<LimitDecision>;
+  /** Whether the per-address floor was read (with the failure budgets). */
+  floorRead: boolean;
   /** Set once the client authenticated: the request then costs the per-address floor nothing. */
   authenticated: boolean;
   /**
@@ -105,20 +105,6 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     ...(deps.personGrants ?? []),
     ['client_credentials', createClientCredentialsGrant(deps)],
   ]);
-
-  /**
-   * Part A 8: the per-IP floor, for unauthenticated traffic. Asked first, before any work, and awaited with the
-   * failure budgets (one round trip to the limit store instead of two); a refusal before that is the floor's
-   * 429 when it is spent (`token` below). A request that ends without authenticating a client (a failure, an unknown or missing client, a refusal before
-   * authentication) is counted when it ends (`token` below). An authenticated client is held to its plan's
-   * allowance instead, and its requests cost the floor nothing.
-   */
-  const throttleIp: Check<TokenContext> = {
-    name: 'throttleIp',
-    run(context) {
-      context.floor = limits.peek(OAUTH_REQUESTS_PER_IP, context.request.ip);
-    },
-  };
 
   /**
    * The body is a form (Part A 4.14). RFC 6749 section 3.2: each parameter at most once, and one sent empty
@@ -168,18 +154,24 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
    * other). Once either holds one, every attempt spends its unit atomically BEFORE verification, as if it were
    * going to fail, and gets it back when it does not: a concurrent burst cannot slip past the budget the way it
    * could past a read-then-spend. A success gives back only its own unit and never clears earlier failures.
+   *
+   * Part A 8, the per-IP floor for unauthenticated traffic, is read in the same round trip: a request that ends
+   * without authenticating a client (a failure, an unknown or missing client, a refusal before authentication)
+   * is counted when it ends (`token` below); an authenticated client is held to its plan's allowance instead,
+   * and its requests cost the floor nothing.
    */
   const throttleFailedAuthentications: Check<TokenContext> = {
     name: 'throttleFailedAuthentications',
     async run(context) {
       const { credentials, request } = context;
       const pairKey = clientAddressKey(credentials.clientId, request.ip);
-      const [floor, ...seen] = await Promise.all([
-        context.floor,
-        limits.peek(CLIENT_AUTH_FAILURES_PER_CLIENT_IP, pairKey),
-        limits.peek(CLIENT_AUTH_FAILURES_PER_IP, request.ip),
+      const [floor, ...seen] = await limits.peekMany([
+        { policy: OAUTH_REQUESTS_PER_IP, key: request.ip },
+        { policy: CLIENT_AUTH_FAILURES_PER_CLIENT_IP, key: pairKey },
+        { policy: CLIENT_AUTH_FAILURES_PER_IP, key: request.ip },
       ]);
-      if (!floor.allowed) throw floorRefusal(floor);
+      context.floorRead = true;
+      if (!floor!.allowed) throw floorRefusal(floor!);
       const blocked = seen.find((decision) => !decision.allowed);
       if (blocked) throw oauthThrottled(blocked, 'Too many failed client authentications');
       if (seen.every((decision) => decision.remaining === decision.limit)) {
@@ -292,13 +284,13 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   };
 
   /**
-   * The order is the rule: the per-address floor first, before any work; the failure budgets before any look-up
-   * or verification (Part A 5.5); authentication settles the units spent ahead of it; the plan's allowance
+   * The order is the rule: the form's own checks (cheap, no look-up; a refusal there still answers the
+   * floor's 429 when it is spent); the per-address floor and the failure budgets before any look-up or
+   * verification (Part A 5.5); authentication settles the units spent ahead of it; the plan's allowance
    * (Part A 8) counts the authenticated client's own requests; the DPoP proof only for an authenticated client;
    * the grant last.
    */
   const CHECKS: ReadonlyArray<Check<TokenContext>> = [
-    throttleIp,
     parseForm,
     selectGrant,
     identifyCredentials,
@@ -335,13 +327,21 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   return {
     async token(request: TokenRequest): Promise<TokenResponse> {
       // Each check fills in what the later ones read.
-      const context = { request, params: {}, resources: [], authenticated: false } as unknown as TokenContext;
+      const context = {
+        request,
+        params: {},
+        resources: [],
+        authenticated: false,
+        floorRead: false,
+      } as unknown as TokenContext;
       try {
         await runChecks(CHECKS, context);
       } catch (error) {
-        // A refusal before the floor was looked at is still the floor's 429 when it is spent.
-        const floor = await context.floor;
-        if (floor && !floor.allowed) throw floorRefusal(floor);
+        // A refusal before the floor was read (a malformed request) is still the floor's 429 when it is spent.
+        if (!context.floorRead) {
+          const floor = await limits.peek(OAUTH_REQUESTS_PER_IP, request.ip);
+          if (!floor.allowed) throw floorRefusal(floor);
+        }
         throw error;
       } finally {
         if (!context.authenticated) await limits.consume(OAUTH_REQUESTS_PER_IP, request.ip);

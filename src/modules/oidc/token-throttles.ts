@@ -109,6 +109,12 @@ export function createWindowedLimiter(limiter: Limiter, clock: Clock) {
       const { index, endsInSeconds } = windowOf();
       return aligned(await limiter.peek(policy, `${key}@${index}`), endsInSeconds);
     },
+    /** Several budgets of the current window in one round trip to the store. */
+    async peekMany(budgets: ReadonlyArray<{ policy: LimitPolicy; key: string }>): Promise<LimitDecision[]> {
+      const { index, endsInSeconds } = windowOf();
+      const decisions = await limiter.peekMany(budgets.map(({ policy, key }) => ({ policy, key: `${key}@${index}` })));
+      return decisions.map((decision) => aligned(decision, endsInSeconds));
+    },
     /**
      * Spends a unit like `consume`, with a way to give it back to the window it was spent in (a request may end
      * after its window did; the kernel never gives back more than the key spent).
