@@ -45,6 +45,7 @@ export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
   registerPasskeysPage(app, { config: deps.config });
   registerOidcPages(app, {
     ...{ provider: deps.openIdProvider, accounts: deps.accounts, mfa: deps.mfa, sessions: deps.sessions },
+    passkeys: deps.passkeys,
     accessTokens: deps.accessTokens,
     csrf,
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../kernel/auth/index.js';
 import { HttpError } from '../kernel/http/index.js';
@@ -11,8 +12,9 @@ import {
 } from '../modules/accounts/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
 import type { OpenIdProvider } from '../modules/oidc/index.js';
+import type { PasskeyService } from '../modules/passkeys/index.js';
 import type { Csrf } from './csrf.js';
-import { errorBox, html, pageCsp, paragraph, type SafeHtml, sendPage } from './html.js';
+import { errorBox, html, pageCsp, paragraph, SafeHtml, sendPage } from './html.js';
 import { csrfRefused, failurePage, fieldOf, PAGE_OPTIONS, PASSWORD_MAX, renderRefusal } from './pages.js';
 
 type AuthorizationRequest = NonNullable<ReturnType<OpenIdProvider['pendingRequests']['verify']>>['request'];
@@ -32,6 +34,60 @@ const SCOPE_TEXT: Record<string, string> = {
   profile: 'See your name and picture',
   email: 'See your email address',
 };
+
+/** A WebAuthn assertion as the browser serialises it: a few kilobytes at most. */
+const ASSERTION_MAX = 16_384;
+
+/**
+ * The sign-in page's one script (passkeys need JavaScript; everything else works without): it asks the API for
+ * request options, lets the browser's authenticator sign, and posts the assertion with the page's form, so the
+ * sign-in completes on the server and no token ever reaches the page.
+ */
+const PASSKEY_SCRIPT = `(() => {
+  'use strict';
+  const form = document.getElementById('passkey-form');
+  if (!form || !window.PublicKeyCredential) return;
+  form.hidden = false;
+  const b64u = (buffer) => {
+    const bytes = new Uint8Array(buffer);
+    let binary = '';
+    for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+    return btoa(binary).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+  };
+  const fromB64u = (text) => {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0)).buffer;
+  };
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const status = document.getElementById('passkey-status');
+    try {
+      const res = await fetch('/api/v1/webauthn/login/options', { method: 'POST' });
+      if (res.status !== 200) throw new Error('options');
+      const o = await res.json();
+      const credential = await navigator.credentials.get({
+        publicKey: { challenge: fromB64u(o.challenge), rpId: o.rpId, timeout: o.timeout, userVerification: o.userVerification, allowCredentials: [] },
+      });
+      const r = credential.response;
+      form.elements.assertion.value = JSON.stringify({
+        id: credential.id,
+        rawId: b64u(credential.rawId),
+        type: credential.type,
+        response: {
+          clientDataJSON: b64u(r.clientDataJSON),
+          authenticatorData: b64u(r.authenticatorData),
+          signature: b64u(r.signature),
+          userHandle: r.userHandle ? b64u(r.userHandle) : undefined,
+        },
+        authenticatorAttachment: credential.authenticatorAttachment || undefined,
+      });
+      form.submit();
+    } catch (error) {
+      status.textContent = 'The passkey sign-in did not complete. Try again, or use your password.';
+    }
+  });
+})();`;
+const PASSKEY_SCRIPT_HASH = createHash('sha256').update(PASSKEY_SCRIPT).digest('base64');
 
 const contextOf = (request: FastifyRequest): RequestContext => ({
   ip: request.ip,
@@ -59,12 +115,13 @@ export function registerOidcPages(
     provider: OpenIdProvider;
     accounts: AccountService;
     mfa: MfaService;
+    passkeys: PasskeyService;
     sessions: SessionService;
     accessTokens: AccessTokens;
     csrf: Csrf;
   },
 ): void {
-  const { provider, accounts, mfa, sessions, accessTokens, csrf } = deps;
+  const { provider, accounts, mfa, passkeys, sessions, accessTokens, csrf } = deps;
 
   const pendingOf = (source: unknown) => provider.pendingRequests.verify(fieldOf(source, 'request', REQUEST_MAX));
 
@@ -77,9 +134,25 @@ export function registerOidcPages(
     headers: Record<string, string> = {},
   ) =>
     sendPage(reply, status, title, body, {
-      ...headers,
       ...(request ? { 'content-security-policy': pageCsp(clientTarget(request.redirectUri)) } : {}),
+      ...headers,
     });
+
+  /** The sign-in page also runs its passkey script (by hash) and lets it call this origin's API. */
+  const signInCsp = (authorization: AuthorizationRequest) =>
+    `${pageCsp(clientTarget(authorization.redirectUri))}; script-src 'sha256-${PASSKEY_SCRIPT_HASH}'; connect-src 'self'`;
+
+  /** A first factor done (password or passkey): the code step when TOTP is due, else the authorization goes on. */
+  function afterFirstFactor(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pending: string,
+    authorization: AuthorizationRequest,
+    result: SignInResult,
+  ) {
+    if (isMfaRequired(result)) return codeForm(request, reply, pending, authorization, result.mfa_token);
+    return continueSignedIn(reply, authorization, result);
+  }
 
   function signInForm(
     request: FastifyRequest,
@@ -90,13 +163,14 @@ export function registerOidcPages(
     problem?: string,
     email?: string,
   ) {
+    const token = csrf.issue(request, reply);
     return send(
       reply,
       status,
       SIGN_IN_TITLE,
       html`${problem ? errorBox(problem) : ''}${paragraph(`${authorization.clientName} asks you to sign in.`)}
 <form method="post" action="/login">
-${csrf.field(csrf.issue(request, reply))}
+${csrf.field(token)}
 <input type="hidden" name="request" value="${pending}">
 <label for="tenant_slug">Organization</label>
 <input type="text" id="tenant_slug" name="tenant_slug" value="${authorization.tenantSlug}" readonly>
@@ -105,8 +179,17 @@ ${csrf.field(csrf.issue(request, reply))}
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+<form id="passkey-form" method="post" action="/login/passkey" hidden>
+${csrf.field(token)}
+<input type="hidden" name="request" value="${pending}">
+<input type="hidden" name="assertion" value="">
+<button type="submit" id="passkey-sign-in">Sign in with a passkey</button>
+<p class="note" id="passkey-status" role="status"></p>
+</form>
+<script>${new SafeHtml(PASSKEY_SCRIPT)}</script>`,
       authorization,
+      { 'content-security-policy': signInCsp(authorization) },
     );
   }
 
@@ -186,8 +269,43 @@ ${csrf.field(csrf.issue(request, reply))}
       }
       return renderRefusal(reply, error, SIGN_IN_TITLE);
     }
-    if (isMfaRequired(result)) return codeForm(request, reply, pending, authorization, result.mfa_token);
-    return continueSignedIn(reply, authorization, result);
+    return afterFirstFactor(request, reply, pending, authorization, result);
+  });
+
+  /** The passkey form: the assertion the page's script collected, verified like `POST /webauthn/login/verify`. */
+  app.post('/login/passkey', PAGE_OPTIONS, async (request, reply) => {
+    if (csrfRefused(request, reply, csrf)) return reply;
+    const pending = fieldOf(request.body, 'request', REQUEST_MAX);
+    const verified = pendingOf(request.body);
+    if (!pending || !verified) return failurePage(reply, 400, SIGN_IN_TITLE, EXPIRED);
+    const authorization = verified.request;
+    let assertion: unknown;
+    try {
+      assertion = JSON.parse(fieldOf(request.body, 'assertion', ASSERTION_MAX) ?? '');
+    } catch {
+      assertion = undefined;
+    }
+    if (!assertion || typeof assertion !== 'object') {
+      return signInForm(request, reply, pending, authorization, 400, 'The passkey sign-in did not complete.');
+    }
+    let result: SignInResult;
+    try {
+      result = await passkeys.signInWithPasskey(
+        {
+          response: { clientExtensionResults: {}, ...(assertion as object) } as Parameters<
+            PasskeyService['signInWithPasskey']
+          >[0]['response'],
+          tenantSlug: authorization.tenantSlug,
+        },
+        contextOf(request),
+      );
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) {
+        return signInForm(request, reply, pending, authorization, 401, error.detail);
+      }
+      return renderRefusal(reply, error, SIGN_IN_TITLE);
+    }
+    return afterFirstFactor(request, reply, pending, authorization, result);
   });
 
   app.post('/login/mfa', PAGE_OPTIONS, async (request, reply) => {

@@ -190,6 +190,32 @@ describe('prompt and max_age', () => {
     expect(broader.pages).toEqual(['/consent']);
   });
 
+  it('refuses a passkey form without a CSRF token, with a malformed assertion or one that does not verify', async () => {
+    const org = await setUp();
+    const browser = new FormBrowser(svc.url);
+    const res = await redirectOf(browser, (await authorization(org.client.client_id)).url);
+    const page = await browser.get(res.location!.toString());
+    const fields = hiddenFields(page.html);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[^']+'; connect-src 'self'/);
+    const forged = await browser.post('/login/passkey', { ...fields, csrf_token: 'x'.repeat(43), assertion: '{}' });
+    expect(forged.status).toBe(403);
+    const malformed = await browser.post('/login/passkey', { ...fields, assertion: 'not json' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.html).toContain('The passkey sign-in did not complete');
+    const unverified = await browser.post('/login/passkey', {
+      ...fields,
+      assertion: JSON.stringify({
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+      }),
+    });
+    expect(unverified.status).toBe(401);
+    expect(unverified.html).toContain('Invalid credentials');
+    expect(unverified.location).toBeNull();
+  });
+
   it('carries login_hint into the sign-in form', async () => {
     const org = await setUp();
     const browser = new FormBrowser(svc.url);

@@ -31,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await svc?.close();
+  rp?.closeAllConnections();
   await new Promise((resolve) => rp?.close(resolve));
 });
 
