@@ -41,12 +41,13 @@ export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
   registerResetPasswordPage(app, { accounts: deps.accounts, csrf });
   registerInvitePage(app, { members: deps.members, csrf });
   registerEarlyAccessConfirmPage(app, { earlyAccess: deps.earlyAccess, csrf });
-  registerMagicLinkPage(app, { magicLinks: deps.magicLinks, mfa: deps.mfa, csrf });
+
   registerPasskeysPage(app, { config: deps.config });
-  registerOidcPages(app, {
+  const continueAuthorization = registerOidcPages(app, {
     ...{ provider: deps.openIdProvider, accounts: deps.accounts, mfa: deps.mfa, sessions: deps.sessions },
-    passkeys: deps.passkeys,
+    ...{ passkeys: deps.passkeys, magicLinks: deps.magicLinks, baseUrl: deps.config.baseUrl },
     accessTokens: deps.accessTokens,
     csrf,
   });
+  registerMagicLinkPage(app, { magicLinks: deps.magicLinks, mfa: deps.mfa, csrf, continueAuthorization });
 }

@@ -5,6 +5,7 @@ import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
 import type { Csrf } from './csrf.js';
 import { errorBox, html, paragraph, sendPage } from './html.js';
+import type { ContinueAuthorization } from './oidc-pages.js';
 import {
   csrfRefused,
   failurePage,
@@ -41,12 +42,25 @@ const contextOf = (request: FastifyRequest): RequestContext => ({
  */
 export function registerMagicLinkPage(
   app: FastifyInstance,
-  deps: { magicLinks: MagicLinkService; mfa: MfaService; csrf: Csrf },
+  deps: {
+    magicLinks: MagicLinkService;
+    mfa: MfaService;
+    csrf: Csrf;
+    /** Continues an authorization of the OpenID Provider that asked for this link (oidc-pages.ts). */
+    continueAuthorization: ContinueAuthorization;
+  },
 ): void {
   const { magicLinks, mfa, csrf } = deps;
 
   /** The session is the person's own: its refresh token goes into the API's httpOnly cookie, never the page. */
-  function signedIn(reply: FastifyReply, pair: TokenPair, organization: string | undefined) {
+  async function signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pair: TokenPair,
+    organization: string | undefined,
+  ) {
+    const continued = await deps.continueAuthorization(request, reply, pair);
+    if (continued) return continued;
     deliverPair(reply, pair, true);
     return sendPage(
       reply,
@@ -113,7 +127,7 @@ ${csrf.field(csrf.issue(request, reply))}
     if (isMfaRequired(result)) {
       return codeForm(reply, 200, csrf.issue(request, reply), result.mfa_token, organization.name);
     }
-    return signedIn(reply, result, organization.name);
+    return signedIn(request, reply, result, organization.name);
   });
 
   app.post('/magic-link/mfa', PAGE_OPTIONS, async (request, reply) => {
@@ -137,6 +151,6 @@ ${csrf.field(csrf.issue(request, reply))}
       if (error.status === 503) return failurePage(reply, 503, CHALLENGE_REFUSED, error.detail);
       return renderRefusal(reply, error, CHALLENGE_REFUSED, CHALLENGE_HINT);
     }
-    return signedIn(reply, pair, organization);
+    return signedIn(request, reply, pair, organization);
   });
 }

@@ -10,6 +10,7 @@ import {
   type SignInResult,
   type TokenPair,
 } from '../modules/accounts/index.js';
+import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
 import type { OpenIdProvider } from '../modules/oidc/index.js';
 import type { PasskeyService } from '../modules/passkeys/index.js';
@@ -109,6 +110,12 @@ function clientTarget(redirectUri: string): string[] {
  * JavaScript; every form carries a CSRF token; the pending request travels MAC'd in a hidden field, and the
  * browser's sign-in is the provider's session cookie (modules/oidc/browser-sessions.ts).
  */
+export type ContinueAuthorization = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pair: TokenPair,
+) => Promise<FastifyReply | undefined>;
+
 export function registerOidcPages(
   app: FastifyInstance,
   deps: {
@@ -116,12 +123,21 @@ export function registerOidcPages(
     accounts: AccountService;
     mfa: MfaService;
     passkeys: PasskeyService;
+    magicLinks: MagicLinkService;
+    baseUrl: string;
     sessions: SessionService;
     accessTokens: AccessTokens;
     csrf: Csrf;
   },
-): void {
-  const { provider, accounts, mfa, passkeys, sessions, accessTokens, csrf } = deps;
+): ContinueAuthorization {
+  const { provider, accounts, mfa, passkeys, magicLinks, sessions, accessTokens, csrf } = deps;
+  /**
+   * A sign-in link asked for from /login: the pending authorization waits in this cookie (the MAC'd request,
+   * 15 minutes) for the link to be opened in the same browser, where the magic-link page continues it.
+   */
+  const secure = deps.baseUrl.startsWith('https:');
+  const pendingCookie = secure ? '__Host-svc_op_pending' : 'svc_op_pending';
+  const pendingCookieOptions = { httpOnly: true, sameSite: 'lax', secure, path: '/' } as const;
 
   const pendingOf = (source: unknown) => provider.pendingRequests.verify(fieldOf(source, 'request', REQUEST_MAX));
 
@@ -179,6 +195,13 @@ ${csrf.field(token)}
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
+</form>
+<form method="post" action="/login/magic-link">
+${csrf.field(token)}
+<input type="hidden" name="request" value="${pending}">
+<label for="link-email">Or get a sign-in link by email</label>
+<input type="email" id="link-email" name="email" autocomplete="username" value="${email ?? authorization.loginHint ?? ''}" required>
+<button type="submit" id="magic-link-request">Email me a sign-in link</button>
 </form>
 <form id="passkey-form" method="post" action="/login/passkey" hidden>
 ${csrf.field(token)}
@@ -270,6 +293,26 @@ ${csrf.field(csrf.issue(request, reply))}
       return renderRefusal(reply, error, SIGN_IN_TITLE);
     }
     return afterFirstFactor(request, reply, pending, authorization, result);
+  });
+
+  /** "Email me a sign-in link": the same enumeration-safe request as `POST /auth/magic-link`. */
+  app.post('/login/magic-link', PAGE_OPTIONS, async (request, reply) => {
+    if (csrfRefused(request, reply, csrf)) return reply;
+    const pending = fieldOf(request.body, 'request', REQUEST_MAX);
+    const verified = pendingOf(request.body);
+    if (!pending || !verified) return failurePage(reply, 400, SIGN_IN_TITLE, EXPIRED);
+    const email = fieldOf(request.body, 'email', FIELD_MAX);
+    if (!email) return signInForm(request, reply, pending, verified.request, 400, 'Enter your email address.');
+    magicLinks.requestLink({ email, tenantSlug: verified.request.tenantSlug }, request.ip);
+    reply.setCookie(pendingCookie, pending, { ...pendingCookieOptions, maxAge: 15 * 60 });
+    return send(
+      reply,
+      202,
+      'Check your email',
+      paragraph(
+        'If this address belongs to a member, a sign-in link is on its way. Open it in this browser within 15 minutes to continue.',
+      ),
+    );
   });
 
   /** The passkey form: the assertion the page's script collected, verified like `POST /webauthn/login/verify`. */
@@ -408,4 +451,15 @@ ${csrf.field(csrf.issue(request, reply))}
     if (verified.redirect) return reply.header('cache-control', 'no-store').redirect(verified.redirect, 303);
     return sendPage(reply, 200, 'You are signed out', paragraph('You can close this page.'));
   });
+
+  /**
+   * The magic-link page signed the person in: when this browser asked for the link from /login, the pending
+   * authorization goes on (consent or code) instead of the page's "You are signed in".
+   */
+  return async (request, reply, pair) => {
+    const verified = provider.pendingRequests.verify(request.cookies?.[pendingCookie]);
+    if (!verified) return undefined;
+    reply.clearCookie(pendingCookie, pendingCookieOptions);
+    return continueSignedIn(reply, verified.request, pair);
+  };
 }

@@ -60,9 +60,12 @@ describe('hosted sign-in and consent in Chromium', () => {
     await page.goto(authorizeUrl.toString());
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await page.inputValue('input[name=tenant_slug]')).toBe(org.tenantSlug);
-    await page.fill('input[name=email]', org.account.email);
-    await page.fill('input[name=password]', org.account.password);
-    await Promise.all([page.waitForURL((url) => url.pathname === '/consent'), page.click('button[type=submit]')]);
+    await page.fill('#email', org.account.email);
+    await page.fill('#password', org.account.password);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === '/consent'),
+      page.click('form[action="/login"] button'),
+    ]);
     expect(await page.textContent('main')).toContain('Timesheets wants to');
 
     await Promise.all([page.waitForURL((url) => url.href.startsWith(callback)), page.click('button[name=approve]')]);
