@@ -1,4 +1,4 @@
-import { asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import { sha256Hex } from '../crypto/secrets.js';
 import { afterCommit, type Transactions, type Tx } from '../db/index.js';
@@ -231,6 +231,11 @@ export function createEvents(deps: {
     },
     async verifyAudit() {
       return transactions.system(async (tx) => {
+        // The head first: the walk covers exactly the entries committed with it. An append committing during the
+        // walk (its head and entry commit together) lies past it and is left for the next verification, rather
+        // than read as a head pointing past the last entry.
+        const [head] = await tx.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+        const tip = head?.seq ?? 0;
         let prevHash = GENESIS;
         let expectedSeq = 1;
         let entries = 0;
@@ -239,7 +244,7 @@ export function createEvents(deps: {
           const batch = await tx
             .select()
             .from(auditLog)
-            .where(gt(auditLog.seq, after))
+            .where(and(gt(auditLog.seq, after), lte(auditLog.seq, tip)))
             .orderBy(asc(auditLog.seq))
             .limit(1000);
           for (const row of batch) {
@@ -255,9 +260,8 @@ export function createEvents(deps: {
           if (batch.length < 1000) break;
           after = batch[batch.length - 1]!.seq;
         }
-        const [head] = await tx.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
         // Entries removed from the tip leave the head pointing past the last entry.
-        if (head && head.seq !== entries) return { verified: false, entries, broken_seq: entries + 1 };
+        if (tip !== entries) return { verified: false, entries, broken_seq: entries + 1 };
         return { verified: true, entries, broken_seq: null };
       });
     },
