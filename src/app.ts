@@ -65,9 +65,12 @@ import { createOrganizationService, type OrganizationService } from './modules/o
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
 import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
+import { createSaml, registerSamlRoutes, type Saml, samlBrowserBinding } from './modules/saml/index.js';
 import { createScim, registerScimRoutes, type Scim } from './modules/scim/index.js';
 import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
-import { createSso, registerSsoRoutes, type Sso } from './modules/sso/index.js';
+import { createSocial, registerSocialRoutes, type Social } from './modules/social/index.js';
+import { createSso, registerSsoRoutes, registerSsoSignInRoutes, type Sso } from './modules/sso/index.js';
+import { provisionPerson } from './modules/sso/provisioning.js';
 import { createWebhooks, registerWebhookRoutes, type Webhooks } from './modules/webhooks/index.js';
 import { registerWebPages } from './web/index.js';
 
@@ -112,8 +115,12 @@ export interface Deps {
   privacy: PrivacyService;
   /** SCIM 2.0 provisioning: each organization's token, Users and Groups (Part A 4.6). */
   scim: Scim;
-  /** Enterprise SSO: each organization's OIDC identity provider and SSO enforcement (Part A 4.6). */
+  /** Enterprise SSO: each organization's OIDC identity provider, SSO sign-in and enforcement (Part A 4.6). */
   sso: Sso;
+  /** Enterprise SSO over SAML 2.0: each organization's SAML identity provider, sign-in and single logout. */
+  saml: Saml;
+  /** Social login with Google and GitHub, and linked identities (Part A 4.5). */
+  social: Social;
   close(): Promise<void>;
 }
 
@@ -250,8 +257,25 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       ...{ config, transactions, organizations, sessions, accounts, members, events, clock, personalData },
     });
     const sso = createSso({
-      ...{ transactions, organizations, events, clock, egress, limiter },
+      ...{ config, transactions, organizations, events, clock, egress, limiter, sessions, accounts, members },
+      ...{ personalData, logger },
+      signIn: mfa.signIn,
       secretKey: resolveSecretKey(config),
+    });
+    const saml = createSaml({
+      ...{ config, transactions, organizations, sessions, events, clock, limiter, logger },
+      provision: (tx, person, allowedDomains) =>
+        provisionPerson({ organizations, accounts, members, events, clock }, tx, person, allowedDomains),
+      signInCodes: sso.signInCodes,
+    });
+    // `POST /auth/sso/start` is protocol-agnostic: SAML when the organization has no enabled OIDC connection.
+    sso.attachSaml({ start: saml.startSamlSignIn, binding: samlBrowserBinding });
+    const social = createSocial({
+      ...{ config, transactions, events, clock, egress, limiter, settings, sessions, organizations, accounts },
+      ...{ passkeys, notify, personalData, logger },
+      signIn: mfa.signIn,
+      mfaEnabled: mfa.isEnabled,
+      relyingParty: sso.relyingParty,
     });
     return {
       config,
@@ -287,6 +311,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       privacy,
       scim,
       sso,
+      saml,
+      social,
       async close() {
         for (const close of closers.reverse()) await close();
       },
@@ -359,6 +385,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerPrivacyRoutes(app, { privacy: deps.privacy });
   registerScimRoutes(app, { scim: deps.scim, baseUrl: config.baseUrl });
   registerSsoRoutes(app, deps.sso);
+  registerSsoSignInRoutes(app, { ...deps.sso, dpop: deps.dpop });
+  registerSamlRoutes(app, deps.saml);
+  registerSocialRoutes(app, { ...deps.social, dpop: deps.dpop });
   registerWebPages(app, deps);
   await app.ready();
   return app;

@@ -38,6 +38,16 @@ export interface Config {
     autonomyExecutionEnabled: boolean;
     mcpGatewayEnabled: boolean;
   };
+  /**
+   * Social login providers (Part A 4.5): each is configured only when its client id and secret are set. The
+   * endpoint overrides (issuer, web and API URLs) exist for tests and GitHub Enterprise; https only.
+   */
+  social: {
+    google: { clientId: string; clientSecret: string; issuer: string } | undefined;
+    github: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string } | undefined;
+  };
+  /** The app's page a social or SSO round trip returns to, with its one-time completion code or error flag. */
+  signInReturnUrl: string;
   egressTest: {
     /** host name -> loopback `host:port`, honoured only when SVC_ENV=test. */
     routes: Map<string, { host: string; port: number }>;
@@ -91,6 +101,17 @@ function key32(env: Env, name: string): Buffer | undefined {
     throw new ConfigError(`${name}: expected a 32-byte key as 64 hex characters or base64`);
   }
   return key;
+}
+
+/** A social provider's client: both variables, or neither (the provider is then not offered). */
+function socialClient(env: Env, prefix: string): { clientId: string; clientSecret: string } | undefined {
+  const clientId = env[`${prefix}_CLIENT_ID`] || undefined;
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`] || undefined;
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) {
+    throw new ConfigError(`${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET: set both to offer the provider, or neither`);
+  }
+  return { clientId, clientSecret };
 }
 
 function hostPort(value: string, name: string): { host: string; port: number } {
@@ -152,6 +173,20 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const google = socialClient(env, 'SOCIAL_GOOGLE');
+  const github = socialClient(env, 'SOCIAL_GITHUB');
+  const social: Config['social'] = {
+    google: google && {
+      ...google,
+      issuer: (url(env, 'SOCIAL_GOOGLE_ISSUER', ['https:']) ?? 'https://accounts.google.com').replace(/\/$/, ''),
+    },
+    github: github && {
+      ...github,
+      webUrl: (url(env, 'SOCIAL_GITHUB_URL', ['https:']) ?? 'https://github.com').replace(/\/$/, ''),
+      apiUrl: (url(env, 'SOCIAL_GITHUB_API_URL', ['https:']) ?? 'https://api.github.com').replace(/\/$/, ''),
+    },
+  };
+
   const secretKey = key32(env, 'SECRET_KEY');
   if (!secretKey && svcEnv === 'production') {
     throw new ConfigError('SECRET_KEY: required in production (32 bytes as 64 hex characters or base64)');
@@ -186,6 +221,8 @@ export function loadConfig(env: Env = process.env): Config {
       autonomyExecutionEnabled: bool(env, 'AUTONOMY_EXECUTION_ENABLED', false),
       mcpGatewayEnabled: bool(env, 'MCP_GATEWAY_ENABLED', false),
     },
+    social,
+    signInReturnUrl: url(env, 'SIGN_IN_RETURN_URL', ['https:', 'http:']) ?? `${baseUrl}/`,
     egressTest: { routes, caFile, ca },
   };
 }

@@ -421,7 +421,8 @@ describe('enforcement', () => {
           and action in ('sso.enforcement_changed', 'sso.oidc_removed') order by occurred_at, action`,
     );
     expect(events).toEqual([
-      { action: 'sso.enforcement_changed', data: { required: true } },
+      // The member's password session ended with the switch (sso-signin-logout.test.ts tests it in full).
+      { action: 'sso.enforcement_changed', data: { required: true, sessions_ended: 1 } },
       { action: 'sso.enforcement_changed', data: { required: false, reason: 'connection_removed' } },
       { action: 'sso.oidc_removed', data: expect.objectContaining({ enforcement_turned_off: true }) },
     ]);

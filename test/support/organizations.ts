@@ -91,3 +91,22 @@ export function invitationSteps(svc: () => { url: string }, smtp: () => TestSmtp
 
   return { invite, preview, accept, acceptExisting, invitationMail, relogin, invitedToken };
 }
+
+/** Marks the account's address verified, as opening the verification link does. */
+async function markAddressVerified(svc: TestService, userId: string) {
+  await svc.deps.database.db.execute(sql`update users set email_verified = true where id = ${userId}`);
+}
+
+/** `signUpOwner` whose address is verified (what linking a provider account by address requires). */
+export async function signUpVerifiedOwner(svc: TestService, label?: string) {
+  const owner = await signUpOwner(svc.url, label);
+  await markAddressVerified(svc, owner.userId);
+  return owner;
+}
+
+/** `addMember` whose address is verified (what linking a provider account by address requires). */
+export async function addVerifiedMember(...args: Parameters<typeof addMember>) {
+  const member = await addMember(...args);
+  await markAddressVerified(args[0], member.userId);
+  return member;
+}

@@ -151,6 +151,35 @@ export const EVENT_TYPES: readonly EventType[] = [
   { name: 'sso.oidc_removed', description: 'The OIDC identity provider was removed; SSO is dormant', webhook: false },
   { name: 'sso.oidc_tested', description: 'An admin tested the OIDC identity provider connection', webhook: false },
   { name: 'sso.enforcement_changed', description: 'SSO was required or no longer required', webhook: false },
+  {
+    name: 'sso.user_provisioned',
+    description: 'An SSO sign-in made a person a member (a new or linked account)',
+    webhook: false,
+  },
+  {
+    name: 'sso.sign_in_refused',
+    description: 'An SSO round trip was refused (the reason is recorded, never shown)',
+    webhook: false,
+  },
+  {
+    name: 'sso.backchannel_logout',
+    description: 'The identity provider signed a person out; their SSO sessions ended',
+    webhook: false,
+  },
+  { name: 'sso.saml_configured', description: 'An admin configured the SAML identity provider', webhook: false },
+  { name: 'sso.saml_removed', description: 'The SAML identity provider was removed; SAML is dormant', webhook: false },
+  {
+    name: 'sso.single_logout',
+    description: 'The SAML identity provider signed a person out (single logout); their SSO sessions ended',
+    webhook: false,
+  },
+  { name: 'social.identity_linked', description: 'A social provider account was linked to a person', webhook: false },
+  { name: 'social.identity_unlinked', description: 'A person unlinked a social provider account', webhook: false },
+  {
+    name: 'social.sign_in_refused',
+    description: 'A social sign-in round trip was refused (the reason is recorded, never shown)',
+    webhook: false,
+  },
 ];
 
 const BY_NAME = new Map(EVENT_TYPES.map((type) => [type.name, type]));

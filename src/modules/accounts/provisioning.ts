@@ -10,7 +10,7 @@ import { users } from './schema.js';
 
 export type ProvisionedAccount = Pick<
   typeof users.$inferSelect,
-  'id' | 'email' | 'emailKey' | 'profileSource' | 'status'
+  'id' | 'email' | 'emailKey' | 'emailVerified' | 'profileSource' | 'status'
 >;
 
 export async function accountByEmailKey(q: Queryable, emailKey: string): Promise<ProvisionedAccount | undefined> {
@@ -19,6 +19,7 @@ export async function accountByEmailKey(q: Queryable, emailKey: string): Promise
       id: users.id,
       email: users.email,
       emailKey: users.emailKey,
+      emailVerified: users.emailVerified,
       profileSource: users.profileSource,
       status: users.status,
     })
@@ -33,6 +34,7 @@ export async function accountById(q: Queryable, userId: string): Promise<Provisi
       id: users.id,
       email: users.email,
       emailKey: users.emailKey,
+      emailVerified: users.emailVerified,
       profileSource: users.profileSource,
       status: users.status,
     })
@@ -41,21 +43,29 @@ export async function accountById(q: Queryable, userId: string): Promise<Provisi
   return row;
 }
 
-/** A provisioned account: no password (the person sets one through the reset link, or signs in another way). */
+/** Who keeps a provisioned account's names: the person (`local`) or the identity provider that created it. */
+export type ProfileSource = 'local' | 'scim' | 'sso';
+
+/**
+ * A provisioned account: no password (the person sets one through the reset link, or signs in another way).
+ * `emailVerified` says whether the provider vouched for the address (a social provider's verified email, the
+ * organization's own SSO identity provider); SCIM does not.
+ */
 export async function insertAccount(
   q: Queryable,
-  row: { id: string; email: string; emailKey: string; now: Date } & AccountProfile,
+  row: { id: string; email: string; emailKey: string; now: Date; profileSource: ProfileSource; emailVerified: boolean } &
+    AccountProfile,
 ): Promise<void> {
   await q.insert(users).values({
     id: row.id,
     email: row.email,
     emailKey: row.emailKey,
-    emailVerified: false,
+    emailVerified: row.emailVerified,
     passwordHash: null,
     name: row.name,
     givenName: row.givenName,
     familyName: row.familyName,
-    profileSource: 'scim',
+    profileSource: row.profileSource,
     createdAt: row.now,
     updatedAt: row.now,
   });
@@ -71,7 +81,7 @@ export interface AccountProfile {
 export async function updateAccount(
   q: Queryable,
   userId: string,
-  set: Partial<AccountProfile> & { email?: string; emailKey?: string; profileSource?: 'scim' | 'local' },
+  set: Partial<AccountProfile> & { email?: string; emailKey?: string; profileSource?: ProfileSource },
   now: Date,
 ): Promise<void> {
   await q

@@ -304,7 +304,8 @@ export function createMfaService(deps: {
           await store.spendChallenge(tx, challenge.id, now);
           return { kind: 'invalid' };
         }
-        if (ssoBlocks(subject)) {
+        // A first factor that was SSO itself passes the SSO requirement it was checked against.
+        if (ssoBlocks(subject) && !challenge.amr.includes('sso')) {
           await store.spendChallenge(tx, challenge.id, now);
           return { kind: 'sso-required' };
         }

@@ -253,6 +253,8 @@ export function createUserService(deps: ScimDeps) {
               emailKey,
               now,
               ...profileOf(fields),
+              emailVerified: false,
+              profileSource: 'scim',
             });
           const membershipId = await provisionMembership(tx, tenantId, userId);
           await organizations.memberships.setProvisioned(

@@ -6,12 +6,15 @@ import type { Events } from '../../kernel/events/index.js';
 import { forbidden, notFound } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
+import type { SessionService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import * as store from './store.js';
 
 export interface SsoDeps {
   transactions: Transactions;
-  organizations: Pick<OrganizationService, 'planCode' | 'tenant' | 'setSsoRequired'>;
+  organizations: Pick<OrganizationService, 'planCode' | 'tenant' | 'setSsoRequired' | 'memberships'>;
+  /** Ends sessions: the non-SSO ones when SSO becomes required, the SSO ones an identity provider signs out. */
+  sessions: Pick<SessionService, 'revoke'>;
   events: Events;
   clock: Clock;
   egress: Egress;

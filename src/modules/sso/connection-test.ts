@@ -21,7 +21,8 @@ export interface TestReport {
   checks: Check[];
 }
 
-interface Discovery {
+export interface Discovery {
+  issuer: string;
   authorization_endpoint: string;
   token_endpoint: string;
   jwks_uri: string;
@@ -86,9 +87,9 @@ function endpointProblem(field: string, value: unknown): string | undefined {
 /**
  * OpenID Connect Discovery 1.0 section 4: `{issuer}/.well-known/openid-configuration` (a terminating `/` of the
  * issuer removed), a JSON object whose `issuer` equals the configured issuer exactly (section 4.3), with the
- * endpoints a sign-in needs.
+ * endpoints a sign-in needs. The sign-in flow (relying-party.ts) reads the provider's metadata through it too.
  */
-async function discover(egress: Egress, issuer: string): Promise<{ check: Check; metadata?: Discovery }> {
+export async function discover(egress: Egress, issuer: string): Promise<{ check: Check; metadata?: Discovery }> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   const fail = (detail: string) => ({ check: { name: 'discovery' as const, ok: false, detail } });
   let response: EgressResponse;

@@ -1,6 +1,8 @@
 import type { Principal } from '../../kernel/auth/index.js';
+import type { Tx } from '../../kernel/db/index.js';
 import { conflict, notFound } from '../../kernel/http/index.js';
 import { assertPlanAllowsSso, configured, emitAdmin, type SsoDeps } from './common.js';
+import * as signIns from './sign-in-store.js';
 
 export interface EnforcementView {
   required: boolean;
@@ -8,11 +10,23 @@ export interface EnforcementView {
 
 /**
  * `GET|PUT /tenants/sso/enforcement` (Part A 4.6, `tenant:manage`). The flag is the organization's
- * `sso_required`; the sign-in methods (password, magic link, passkey) read it and answer 403 to non-owner members
- * after their factor verified (accounts/sign-in-subject.ts). Owners always pass: the break-glass path.
+ * `sso_required`; the sign-in methods (password, magic link, passkey, social) read it and answer 403 to non-owner
+ * members after their factor verified (accounts/sign-in-subject.ts). Owners always pass: the break-glass path.
  */
 export function createEnforcementService(deps: SsoDeps) {
-  const { transactions, organizations, events } = deps;
+  const { transactions, organizations, events, clock } = deps;
+
+  /**
+   * Once SSO is required, a member who is not an owner may only be signed in through SSO: their live sessions
+   * that began another way (password, magic link, passkey, social) end with the switch, in its transaction, so
+   * requiring SSO does not wait for those sessions to expire. Owners keep theirs (break-glass).
+   */
+  async function endNonSsoSessions(tx: Tx, tenantId: string): Promise<number> {
+    const live = await signIns.liveSessionsToEnd(tx, tenantId, { nonSsoOfNonOwners: true }, clock.now());
+    let ended = 0;
+    for (const session of live) if (await deps.sessions.revoke(tx, session.sessionId, 'sso_required')) ended += 1;
+    return ended;
+  }
 
   return {
     /** 404 while no connection is configured (dormant). */
@@ -50,7 +64,11 @@ export function createEnforcementService(deps: SsoDeps) {
         const before = await organizations.setSsoRequired(tx, principal.tenantId, input.required);
         if (before === undefined) throw notFound();
         if (before !== input.required) {
-          await emitAdmin(events, tx, principal, 'sso.enforcement_changed', { required: input.required });
+          const ended = input.required ? await endNonSsoSessions(tx, principal.tenantId) : 0;
+          await emitAdmin(events, tx, principal, 'sso.enforcement_changed', {
+            required: input.required,
+            ...(input.required ? { sessions_ended: ended } : {}),
+          });
         }
         return { required: input.required };
       });

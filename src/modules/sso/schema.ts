@@ -1,4 +1,5 @@
-import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/schema.js';
 import { tenants } from '../organizations/schema.js';
 
 /**
@@ -24,3 +25,85 @@ export const ssoOidcConnections = pgTable('sso_oidc_connections', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * One browser round trip to the organization's OIDC identity provider (Part A 4.6): started by
+ * `POST /auth/sso/start`, its `state` spent once by the callback, which must come from the browser that started it
+ * (`browser_hash`: SHA-256 of the secret in that browser's cookie; the PKCE verifier and nonce are derived from the
+ * same secret, so this table alone cannot finish a flow). About 10 minutes.
+ */
+export const ssoOidcFlows = pgTable(
+  'sso_oidc_flows',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull(),
+    stateHash: text('state_hash').notNull().unique(),
+    browserHash: text('browser_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    spentAt: timestamp('spent_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('sso_oidc_flows_expires').on(t.expiresAt)],
+);
+
+/**
+ * The identity provider's account of a person (OIDC `iss` + `sub`), linked to an account of the organization by
+ * the first SSO sign-in. Later sign-ins find the person by it, not by the address the provider sends.
+ */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    protocol: text('protocol', { enum: ['oidc', 'saml'] }).notNull(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address the provider asserted at the last sign-in. */
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.protocol, t.issuer, t.subject] }),
+    index('sso_identities_tenant_user').on(t.tenantId, t.userId),
+  ],
+);
+
+/**
+ * A federated sign-in waiting to be completed (Part A 4.6 `POST /auth/sso/complete`), whatever the protocol: the
+ * person it signs in and a one-time code (SHA-256, about 60 seconds). Kept after use with the provider's session id
+ * (OIDC `sid`), so a back-channel logout naming that session finds the person; removed with the session lifetime.
+ */
+export const ssoSignIns = pgTable(
+  'sso_sign_ins',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull(),
+    protocol: text('protocol', { enum: ['oidc', 'saml'] }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    /** The provider's session (OIDC `sid` claim), when it sent one. */
+    providerSessionId: text('provider_session_id'),
+    codeHash: text('code_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('sso_sign_ins_tenant_user').on(t.tenantId, t.userId),
+    index('sso_sign_ins_tenant_sid').on(t.tenantId, t.issuer, t.providerSessionId),
+    index('sso_sign_ins_created').on(t.createdAt),
+  ],
+);

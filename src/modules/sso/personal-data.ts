@@ -1,0 +1,39 @@
+import type { PersonalDataContributor } from '../../kernel/personal-data.js';
+import * as signIns from './sign-in-store.js';
+
+/**
+ * Privacy rights (Part A 4.10) over what SSO sign-in keeps about a person in an organization: the identity
+ * provider's id of them with the address it asserted, and their sign-ins (when, through which provider session).
+ * Completion codes are secrets and never exported. Erasure deletes both: the next SSO sign-in links afresh.
+ */
+export function ssoPersonalData(): PersonalDataContributor {
+  return {
+    name: 'sso',
+    tables: ['sso_identities', 'sso_sign_ins'],
+    async export(tx, tenantId, userId) {
+      const [identities, records] = await Promise.all([
+        signIns.identitiesOfUser(tx, tenantId, userId),
+        signIns.signInsOfUser(tx, tenantId, userId),
+      ]);
+      return {
+        identities: identities.map((identity) => ({
+          protocol: identity.protocol,
+          issuer: identity.issuer,
+          subject: identity.subject,
+          email: identity.email,
+          created_at: identity.createdAt.toISOString(),
+          last_sign_in_at: identity.lastSignInAt.toISOString(),
+        })),
+        sign_ins: records.map((signIn) => ({
+          protocol: signIn.protocol,
+          issuer: signIn.issuer,
+          created_at: signIn.createdAt.toISOString(),
+          completed_at: signIn.completedAt?.toISOString() ?? null,
+        })),
+      };
+    },
+    async erase(tx, tenantId, userId) {
+      await signIns.deleteOfUser(tx, tenantId, userId);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { DpopVerifier } from '../../kernel/auth/index.js';
+import type { RequestContext, SignInResult } from '../accounts/index.js';
+import { deliverSignIn, errors, noStore, SignInResultSchema, signInContext } from '../accounts/index.js';
+import type { BackchannelLogout } from './backchannel-logout.js';
+import { createBrowserBinding } from './browser-binding.js';
+import type { OidcSignIn, SamlSignIn } from './oidc-sign-in.js';
+
+const StartBody = Type.Object({
+  tenant_slug: Type.String({ minLength: 1, maxLength: 255, description: 'The organization to sign in to' }),
+});
+const AuthorizationUrl = Type.Object({
+  authorization_url: Type.String({ description: 'Send the browser here: the identity provider’s sign-in' }),
+});
+const CompleteBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 512, description: 'The `sso_code` the callback sent to the app' }),
+  use_cookie: Type.Optional(
+    Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
+  ),
+});
+/** Anything the provider adds is ignored; the checks read only these. */
+const CallbackQuery = Type.Object(
+  { code: Type.Optional(Type.String()), state: Type.Optional(Type.String()), error: Type.Optional(Type.String()) },
+  { additionalProperties: true },
+);
+const TenantParam = Type.Object({ tenant: Type.String({ description: 'The organization’s id (UUID)' }) });
+const LogoutForm = Type.Object(
+  { logout_token: Type.Optional(Type.String({ description: 'OIDC Back-Channel Logout 1.0 logout token (JWT)' })) },
+  { additionalProperties: true },
+);
+const dpopHeader = Type.Object({
+  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
+});
+
+const tags = ['sso'];
+export const SSO_FLOW_COOKIE = 'svc_sso_flow';
+
+/** Part A 4.6: sign-in through the organization's identity provider, and its back-channel logout. */
+export function registerSsoSignInRoutes(
+  app: FastifyInstance,
+  deps: {
+    oidcSignIn: OidcSignIn;
+    complete(code: string, context: RequestContext): Promise<SignInResult>;
+    /** The SAML flow's browser binding, when the SAML module is attached. */
+    samlBinding(): SamlSignIn['binding'] | undefined;
+    backchannelLogout: BackchannelLogout;
+    dpop: DpopVerifier;
+  },
+): void {
+  const { oidcSignIn, complete, samlBinding, backchannelLogout, dpop } = deps;
+  const binding = createBrowserBinding({ cookieName: SSO_FLOW_COOKIE, path: '/api/v1/auth/sso' });
+
+  app.post<{ Body: Static<typeof StartBody> }>(
+    '/api/v1/auth/sso/start',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Start single sign-on for an organization',
+        description:
+          'Protocol-agnostic: the organization’s enabled OIDC connection, else its SAML connection. Answers the ' +
+          'identity provider’s URL and sets an httpOnly, Secure, SameSite=Lax cookie that binds the round trip to ' +
+          'this browser (it must finish within about 10 minutes, in the same browser). 404 alike for an unknown ' +
+          'organization and one without SSO (dormant); 502 when the provider’s metadata cannot be read; 429 past ' +
+          '60 starts per 10 minutes from one address.',
+        body: StartBody,
+        response: { 200: AuthorizationUrl, ...errors(404, 422, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const secret = binding.secretFor(request);
+      const saml = samlBinding();
+      const samlSecret = saml?.secretFor(request);
+      const started = await oidcSignIn.start(request.body.tenant_slug, { secret, samlSecret, ip: request.ip });
+      if (started.protocol === 'saml' && saml && samlSecret) saml.remember(reply, samlSecret);
+      else binding.remember(reply, secret);
+      return noStore(reply).send(started.answer);
+    },
+  );
+
+  app.get<{ Params: Static<typeof TenantParam>; Querystring: Static<typeof CallbackQuery> }>(
+    '/api/v1/auth/sso/oidc/:tenant/callback',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'The identity provider’s redirect back (browser)',
+        description:
+          '302 to SIGN_IN_RETURN_URL with `sso_code` (single use, 60 seconds: redeem it with ' +
+          '`POST /auth/sso/complete`), or with `sso_error=true` for every failure alike. Register ' +
+          '`{BASE_URL}/api/v1/auth/sso/oidc/{tenant id}/callback` as the redirect URI at the identity provider.',
+        params: TenantParam,
+        querystring: CallbackQuery,
+      },
+    },
+    async (request, reply) => {
+      const target = await oidcSignIn.callback(request.params.tenant, request.query, binding.read(request));
+      return noStore(reply).header('referrer-policy', 'no-referrer').redirect(target, 302);
+    },
+  );
+
+  app.post<{ Body: Static<typeof CompleteBody> }>(
+    '/api/v1/auth/sso/complete',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Redeem the one-time SSO code: what password login returns',
+        description:
+          'A token pair (amr `sso`), or `{mfa_required: true, mfa_token}` when the account has TOTP enrolled. ' +
+          '401 `Invalid or expired code` alike for an unknown, expired (60 seconds) or used code and an account ' +
+          'or membership no longer active. A DPoP proof binds the tokens to its key.',
+        headers: dpopHeader,
+        body: CompleteBody,
+        response: { 200: SignInResultSchema, ...errors(400, 401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const context = await signInContext(request, dpop);
+      const result = await complete(request.body.code, context);
+      return deliverSignIn(reply, result, request.body.use_cookie);
+    },
+  );
+
+  app.post<{ Params: Static<typeof TenantParam>; Body: Static<typeof LogoutForm> }>(
+    '/api/v1/auth/sso/oidc/:tenant/backchannel-logout',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'OpenID Connect Back-Channel Logout from the organization’s identity provider',
+        description:
+          '`application/x-www-form-urlencoded` with `logout_token`. 200 once the person’s SSO sessions ended ' +
+          '(also when the token names nobody known); 400 `invalid_request` when the token fails validation ' +
+          '(signature against the provider’s keys, `iss`, `aud`, `iat`, `jti`, the back-channel logout event, ' +
+          '`sub` or `sid`, no `nonce`); 404 while the organization has no enabled OIDC connection. Register ' +
+          '`{BASE_URL}/api/v1/auth/sso/oidc/{tenant id}/backchannel-logout` at the identity provider.',
+        consumes: ['application/x-www-form-urlencoded'],
+        params: TenantParam,
+        body: LogoutForm,
+        response: { 200: Type.Null(), ...errors(404) },
+      },
+    },
+    async (request, reply) => {
+      await backchannelLogout.receive(request.params.tenant, request.body?.logout_token);
+      return noStore(reply).code(200).send();
+    },
+  );
+}
