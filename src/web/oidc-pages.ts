@@ -246,7 +246,10 @@ ${csrf.field(csrf.issue(request, reply))}
   async function continueSignedIn(reply: FastifyReply, authorization: AuthorizationRequest, pair: TokenPair) {
     const claims = await accessTokens.verify(pair.access_token);
     const session = await sessions.liveSession(claims.tid, claims.sid);
-    if (!session) throw new HttpError(401, 'The sign-in could not be completed');
+    // A sign-in of another organization (an MFA step or a link begun elsewhere) never continues this one.
+    if (!session || session.tenantId !== authorization.tenantId) {
+      throw new HttpError(401, 'The sign-in could not be completed');
+    }
     provider.browserSessions.set(reply, session);
     const { location } = await provider.authorize.next(authorization, session, { signedInNow: true });
     return reply.header('cache-control', 'no-store').redirect(location, 303);
@@ -445,9 +448,13 @@ ${csrf.field(csrf.issue(request, reply))}
     if (!verified) {
       return failurePage(reply, 400, LOGOUT_TITLE, 'This sign-out request expired. Go back to the application.');
     }
-    await provider.confirmLogout(verified);
+    // Only the person signed in with that session can confirm its end: an ID token alone (any client that ever
+    // received one) must not sign someone out (OIDC RP-Initiated Logout 1.0 section 6).
     const browser = await provider.readBrowserSession(request);
-    if (!browser || browser.sessionId === verified.sid) provider.browserSessions.clear(reply);
+    if (browser && browser.sessionId === verified.sid) {
+      await provider.confirmLogout(verified);
+      provider.browserSessions.clear(reply);
+    }
     if (verified.redirect) return reply.header('cache-control', 'no-store').redirect(verified.redirect, 303);
     return sendPage(reply, 200, 'You are signed out', paragraph('You can close this page.'));
   });

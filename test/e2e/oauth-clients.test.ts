@@ -528,18 +528,20 @@ describe('OAuth resources (RFC 8707)', () => {
     ]);
   });
 
-  it('refuses a duplicate identifier in the organization (409), not in another one', async () => {
+  it('refuses an identifier registered already, in this organization or another (409): it has one owner', async () => {
     const mine = await owner();
     const theirs = await owner();
-    const body = { identifier: 'https://api.example.com', name: 'API' };
+    const body = { identifier: 'https://api.unique.example.com', name: 'API' };
     expect((await createResource(mine.token, body)).status).toBe(201);
-    const duplicate = await createResource(mine.token, { ...body, name: 'Again' });
-    expect([duplicate.status, duplicate.body.detail]).toEqual([
-      409,
-      'This organization has registered that resource identifier already',
-    ]);
-    expect((await createResource(theirs.token, body)).status).toBe(201);
+    for (const token of [mine.token, theirs.token]) {
+      const duplicate = await createResource(token, { ...body, name: 'Again' });
+      expect([duplicate.status, duplicate.body.detail]).toEqual([
+        409,
+        'That resource identifier is registered already',
+      ]);
+    }
     expect((await request(api('/oauth/resources'), { token: mine.token })).body).toHaveLength(1);
+    expect((await request(api('/oauth/resources'), { token: theirs.token })).body).toHaveLength(0);
   });
 
   it('refuses an identifier or a name that breaks a rule (422 naming it), and a changed identifier', async () => {
@@ -569,8 +571,8 @@ describe('OAuth resources (RFC 8707)', () => {
   it('answers another organization’s resource exactly like an unknown one', async () => {
     const mine = await owner();
     const theirs = await owner();
-    const theirId = (await createResource(theirs.token, { identifier: 'https://api.example.com', name: 'API' })).body
-      .id as string;
+    const theirId = (await createResource(theirs.token, { identifier: 'https://api.theirs.example.com', name: 'API' }))
+      .body.id as string;
     const foreign = await patchResource(mine.token, theirId, { enabled: false });
     const unknown = await patchResource(mine.token, UNKNOWN_RESOURCE, { enabled: false });
     expect(foreign.status).toBe(404);

@@ -59,6 +59,8 @@ describe('discovery', () => {
       id_token_signing_alg_values_supported: ['RS256'],
       scopes_supported: ['openid', 'profile', 'email'],
       backchannel_logout_session_supported: true,
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
     });
     expect(res.body.claims_supported).toEqual(
       expect.arrayContaining(['sub', 'tid', 'tenant_slug', 'email', 'amr', 'sid']),

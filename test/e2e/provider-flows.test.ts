@@ -279,7 +279,48 @@ describe('code exchange', () => {
       expect(res.status, wrong).toBe(400);
       expect(res.body.error).toBe('invalid_grant');
       expect(res.body.error_description).toMatch(wrong === 'verifier' ? /PKCE/ : /redirect_uri/);
+      // The refused exchange spent the code; it minted nothing, so the right request is refused too, and no
+      // replay alarm goes off (whoever saw a code could otherwise raise one by burning it).
+      form.set('redirect_uri', REDIRECT);
+      form.set('code_verifier', flow.verifier);
+      const again = await request(`${svc.url}/api/v1/oauth/token`, {
+        body: form.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect([again.status, again.body.error, again.body.error_description]).toEqual([
+        400,
+        'invalid_grant',
+        'The authorization code is no longer valid',
+      ]);
     }
+    const detections = await rows(
+      svc.deps.database.db,
+      sql`select id from detections where tenant_id = ${org.tenantId}`,
+    );
+    expect(detections).toHaveLength(0);
+  });
+
+  it('answers UserInfo 403 insufficient_scope for a token granted without openid', async () => {
+    const org = await setUp();
+    const flow = await authorization(org.client.client_id, { scope: 'email', nonce: null });
+    const { url } = await authorizeThroughPages(new FormBrowser(svc.url), flow.url, org.account);
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: url.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      code_verifier: flow.verifier,
+      client_id: org.client.client_id,
+      client_secret: org.client.client_secret!,
+    });
+    const exchanged = await request(`${svc.url}/api/v1/oauth/token`, {
+      body: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(exchanged.status, exchanged.text).toBe(200);
+    expect(exchanged.body.id_token).toBeUndefined();
+    const info = await request(`${svc.url}/api/v1/oauth/userinfo`, { token: exchanged.body.access_token });
+    expect(info.status).toBe(403);
+    expect(info.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="openid"');
   });
 });
 
@@ -435,6 +476,13 @@ describe('end session and back-channel logout', () => {
       post_logout_redirect_uri: LOGOUT_REDIRECT,
       state: 'bye',
     });
+    // Someone else's browser holding the ID token cannot end the session: only its own browser confirms.
+    const stranger = new FormBrowser(svc.url);
+    const strangerPage = await stranger.get((await stranger.get(endSession.toString())).location!);
+    const strangerConfirm = await stranger.post('/logout', { ...hiddenFields(strangerPage.html), confirm: '1' });
+    expect(strangerConfirm.status).toBe(303);
+    expect((await oidc.fetchUserInfo(org.config, tokens.access_token, tokens.claims()!.sub)).sub).toBeTruthy();
+
     const start = await browser.get(endSession.toString());
     expect(start.status).toBe(303);
     const page = await browser.get(start.location!);

@@ -404,6 +404,9 @@ const REVOKED_BECAUSE: Record<string, RefreshRefusal> = {
   password_changed: 'password_changed',
   password_reset: 'password_changed',
   member_removed: 'not_a_member',
+  scim_deactivated: 'not_a_member',
+  scim_deleted: 'not_a_member',
+  erased: 'account_inactive',
   refresh_token_replayed: 'replayed',
   authorization_code_replayed: 'replayed',
 };

@@ -100,7 +100,12 @@ export function createAuthorizationCodeGrant(deps: {
       const outcome = await transactions.tenant(client.tenantId, async (tx): Promise<Exchange> => {
         const code = await store.authorizationCode(tx, client.tenantId, client.clientId, sha256Hex(context.code));
         if (!code) return { refusal: invalidGrant('The authorization code is invalid') };
-        if (code.spentAt) return { refusal: await replayed(tx, code) };
+        if (code.spentAt) {
+          // Spent by a refused exchange, it minted nothing: refused again, without a replay alarm (anyone who saw
+          // a code could otherwise raise one against its client by burning it with a wrong verifier).
+          if (!code.grantSessionId) return { refusal: invalidGrant('The authorization code is no longer valid') };
+          return { refusal: await replayed(tx, code) };
+        }
         // Any failure from here on spends the code: a guessed verifier gets one try.
         const refuse = async (refusal: OAuthError): Promise<Exchange> => {
           await store.spendAuthorizationCode(tx, code.id, now, null);
@@ -123,7 +128,8 @@ export function createAuthorizationCodeGrant(deps: {
         }
         const session = await sessions.liveSession(client.tenantId, code.sessionId, tx);
         if (!session) return refuse(invalidGrant('The sign-in session has ended'));
-        const consent = await store.consent(tx, client.tenantId, code.userId, client.clientId);
+        // Locked for the exchange: a revocation committing meanwhile waits, then ends the grant it finds.
+        const consent = await store.consent(tx, client.tenantId, code.userId, client.clientId, { lock: true });
         const scopes = code.scope.split(' ');
         if (!consent || !scopes.every((value) => consent.scopes.includes(value))) {
           return refuse(invalidGrant('The consent for this client was revoked'));

@@ -10,7 +10,13 @@ import { type Check, runChecks } from './grants.js';
 import { SCOPES } from './registration.js';
 import type { SignedState } from './signed-state.js';
 import * as store from './store.js';
-import { AUTHORIZE_REQUESTS_PER_IP, clientAllowance, oauthThrottled, type WindowedLimiter } from './token-throttles.js';
+import {
+  AUTHORIZE_REQUESTS_PER_IP,
+  clientAddressKey,
+  clientAllowance,
+  oauthThrottled,
+  type WindowedLimiter,
+} from './token-throttles.js';
 
 /** A code lives a minute (RFC 6749 section 4.1.2 recommends at most ten). */
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 60;
@@ -125,10 +131,12 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
   /** Part A 8: the per-client allowance of the plan, shared with the token endpoint. */
   const throttleClient: Check<AuthorizeContext> = {
     name: 'throttleClient',
-    async run({ client }) {
+    async run({ client, ip }) {
       const policy = clientAllowance(client);
       if (!policy) return;
-      const decision = await limits.consume(policy, client.clientId);
+      // Per client AND address: a client id and its redirect URI are public, so a stranger spending the client's
+      // whole allowance here would shut its users out (and its token endpoint with it).
+      const decision = await limits.consume(policy, clientAddressKey(client.clientId, ip));
       if (!decision.allowed) {
         throw oauthThrottled(decision, "The client's request allowance for this 5-minute window is spent");
       }

@@ -158,6 +158,12 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
     if (claims.client_id === undefined || claims.scope === undefined) {
       throw userinfoRefused(scheme, 'The access token was not issued by the authorization endpoint');
     }
+    // OIDC Core 5.3: UserInfo answers tokens granted `openid`.
+    if (!claims.scope.split(' ').includes('openid')) {
+      throw new HttpError(403, 'The access token was not granted the openid scope', {
+        'WWW-Authenticate': `${scheme} error="insufficient_scope", scope="openid"`,
+      });
+    }
     const jkt = claims.cnf?.jkt;
     if (jkt && scheme !== 'DPoP') throw userinfoRefused('DPoP', 'Key-bound token presented without DPoP');
     if (!jkt && scheme === 'DPoP') throw userinfoRefused('Bearer', 'The access token is not DPoP-bound');
@@ -215,6 +221,9 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
         dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
         backchannel_logout_supported: true,
         backchannel_logout_session_supported: true,
+        // OIDC Discovery defaults these to true: say that request objects are not taken (Part A 4.14, JAR).
+        request_parameter_supported: false,
+        request_uri_parameter_supported: false,
       };
     },
 

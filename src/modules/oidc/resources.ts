@@ -45,7 +45,10 @@ export function createResourceService(deps: { transactions: Transactions; events
     events.emit(tx, { tenantId: principal.tenantId, actor: principal.actor, category: 'admin', action, data });
 
   return {
-    /** `POST /oauth/resources`: 409 when the organization registered the identifier already. */
+    /**
+     * `POST /oauth/resources`: 409 when the identifier is registered already, here or in another organization:
+     * a token bound to a resource names only its identifier, so one identifier has one owner.
+     */
     async create(principal: Principal, input: { identifier: string; name: string; enabled?: boolean | undefined }) {
       const identifier = checkIdentifier(input.identifier);
       const name = checkName(input.name);
@@ -60,7 +63,7 @@ export function createResourceService(deps: { transactions: Transactions; events
           createdAt: now,
           updatedAt: now,
         });
-        if (!row) throw conflict('This organization has registered that resource identifier already');
+        if (!row) throw conflict('That resource identifier is registered already');
         const view = viewOf(row);
         await emit(tx, principal, 'oauth.resource_created', {
           resource_id: row.id,

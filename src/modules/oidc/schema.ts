@@ -67,7 +67,9 @@ export const oauthResources = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('oauth_resources_tenant_identifier').on(t.tenantId, t.identifier),
+    // Unique across the installation: a token bound to it names only the identifier (aud), so two organizations
+    // holding one identifier would each mint tokens the other's API accepts.
+    uniqueIndex('oauth_resources_identifier').on(t.identifier),
   ],
 );
 

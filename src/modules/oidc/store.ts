@@ -68,7 +68,7 @@ export async function insertResource(q: Queryable, row: ResourceRow): Promise<Re
   const [inserted] = await q
     .insert(oauthResources)
     .values(row)
-    .onConflictDoNothing({ target: [oauthResources.tenantId, oauthResources.identifier] })
+    .onConflictDoNothing({ target: [oauthResources.identifier] })
     .returning();
   return inserted;
 }
@@ -215,13 +215,15 @@ export async function consent(
   tenantId: string,
   userId: string,
   clientId: string,
+  options: { lock?: boolean } = {},
 ): Promise<ConsentRow | undefined> {
-  const [row] = await q
+  const query = q
     .select()
     .from(oauthConsents)
     .where(
       and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId), eq(oauthConsents.clientId, clientId)),
     );
+  const [row] = options.lock ? await query.for('share') : await query;
   return row;
 }
 

@@ -210,7 +210,11 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     async run(context) {
       const policy = clientAllowance(context.client!);
       if (!policy) return;
-      const decision = await limits.consume(policy, context.client!.clientId);
+      // A public client authenticates with its id alone, which is public: its allowance is per address, so a
+      // stranger cannot spend it for the client's users.
+      const { clientId, method } = context.credentials;
+      const key = method === 'none' ? clientAddressKey(clientId, context.request.ip) : clientId;
+      const decision = await limits.consume(policy, key);
       if (!decision.allowed) {
         throw oauthThrottled(decision, "The client's request allowance for this 5-minute window is spent");
       }
