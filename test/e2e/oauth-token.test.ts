@@ -648,3 +648,43 @@ describe('throttles', () => {
     oauthError(await withPost({ ...client, client_secret: 'wrong-secret' }, {}, server), 401, 'invalid_client');
   });
 });
+
+describe('an issuer on another URL than BASE_URL (behind a proxy)', () => {
+  it('takes proofs naming the token endpoint discovery advertises under OIDC_ISSUER, and only those', async () => {
+    const issuer = 'https://login.example.test/idp';
+    const proxied = await startService({ TRUST_PROXY: 'true', BASE_URL: BASE, OIDC_ISSUER: issuer });
+    try {
+      const discovery = await request(`${proxied.url}/.well-known/openid-configuration`);
+      expect(discovery.body.token_endpoint).toBe(`${issuer}/api/v1/oauth/token`);
+      const signedUp = await accountsHarness(() => proxied).signUp();
+      const registered = await request(`${proxied.url}/api/v1/oauth/clients`, {
+        token: signedUp.tokens.access_token,
+        json: {
+          name: 'Behind a proxy',
+          client_type: 'confidential',
+          redirect_uris: ['https://export.example.com/callback'],
+          grant_types: ['client_credentials'],
+        },
+      });
+      expect(registered.status, registered.text).toBe(201);
+      const client: Client = registered.body;
+      const key = await newDpopKey();
+      const send = async (htu: string) =>
+        request(`${proxied.url}/api/v1/oauth/token`, {
+          body: 'grant_type=client_credentials',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-forwarded-for': freshIp(),
+            authorization: basic(client.client_id, client.client_secret),
+            dpop: await key.proof('POST', htu, { now: proxied.clock.now() }),
+          },
+        });
+      const advertised = await send(discovery.body.token_endpoint);
+      expect(advertised.status, advertised.text).toBe(200);
+      expect(advertised.body.token_type).toBe('DPoP');
+      oauthError(await send(TOKEN_HTU), 400, 'invalid_dpop_proof');
+    } finally {
+      await proxied.close();
+    }
+  });
+});

@@ -75,8 +75,11 @@ export interface DpopProof {
 
 export interface DpopVerifier {
   verify(check: DpopCheck): Promise<DpopProof>;
-  /** `htu` of a request to this service: BASE_URL + path, without query. */
-  urlOf(path: string): string;
+  /**
+   * `htu` of a request to this service: BASE_URL + path, without query. `base` replaces BASE_URL for endpoints
+   * advertised under another URL (the OpenID Provider's, under OIDC_ISSUER).
+   */
+  urlOf(path: string, base?: string): string;
   close(): Promise<void>;
 }
 
@@ -384,7 +387,7 @@ export function createDpopVerifier(options: {
   }
 
   return {
-    urlOf: (path) => `${base}${path.split('?')[0]}`,
+    urlOf: (path, at = base) => `${at}${path.split('?')[0]}`,
 
     async verify(check) {
       const proof = typeof check.proof === 'string' ? check.proof : '';

@@ -126,6 +126,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
     ...{ transactions, events, clock, accessTokens, dpop, logger: deps.logger },
     limiter: deps.limiter,
     clients,
+    issuer,
     personGrants: [
       ['authorization_code', createAuthorizationCodeGrant(grantDeps)],
       ['refresh_token', createRefreshTokenGrant(grantDeps)],
@@ -177,7 +178,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
         await dpop.verify({
           proof: request.dpop,
           method: request.method,
-          url: dpop.urlOf(request.url),
+          url: dpop.urlOf(request.url, issuer),
           accessToken: token,
           expectedJkt: jkt,
         });

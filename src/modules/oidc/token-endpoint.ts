@@ -86,6 +86,8 @@ export interface TokenEndpointDeps {
   dpop: DpopVerifier;
   logger: { warn(obj: object, msg: string): void };
   clients: ClientDirectory;
+  /** OIDC_ISSUER: discovery advertises this endpoint under it, so proofs name it there (`htu`). */
+  issuer: string;
   /** The grants of a person's authorization (authorization_code, refresh_token), built by the provider. */
   personGrants?: ReadonlyArray<readonly [string, Grant]>;
 }
@@ -263,7 +265,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         const { jkt } = await dpop.verify({
           proof: request.dpop,
           method: request.method,
-          url: dpop.urlOf(request.url),
+          url: dpop.urlOf(request.url, deps.issuer),
         });
         context.dpopJkt = jkt;
       } catch (error) {
