@@ -147,24 +147,38 @@ function resolveSecretKey(config: Config): Buffer {
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'req.headers.dpop',
-        'res.headers["set-cookie"]',
-        '*.password',
-        '*.new_password',
-        '*.current_password',
-        '*.refresh_token',
-        '*.token',
-      ],
-      censor: '[redacted]',
+/** The service's logger, writing JSON lines to `destination` (standard output unless given). */
+export function createLogger(config: Config, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers.dpop',
+          'res.headers["set-cookie"]',
+          '*.password',
+          '*.new_password',
+          '*.current_password',
+          '*.refresh_token',
+          '*.token',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: {
+        // Query strings carry secrets (an id_token_hint, a sign-in link's token, an authorization code): the request
+        // line is logged with its path only.
+        req: (req: { method: string; url: string; host?: string; ip?: string }) => ({
+          method: req.method,
+          url: req.url.includes('?') ? `${req.url.slice(0, req.url.indexOf('?'))}?[redacted]` : req.url,
+          host: req.host,
+          remoteAddress: req.ip,
+        }),
+      },
     },
-  });
+    destination,
+  );
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {

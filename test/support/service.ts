@@ -3,7 +3,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createDeps, type Deps } from '../../src/app.js';
+import { buildApp, createDeps, createLogger, type Deps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 
@@ -79,6 +79,8 @@ export async function startService(
      * WebAuthn needs an RP ID that is a domain, so passkey pages run as `http://localhost:<port>`.
      */
     baseUrlHost?: string;
+    /** Each line the service logs (JSON), instead of standard output. */
+    onLogLine?: (line: string) => void;
   } = {},
 ): Promise<TestService> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -100,6 +102,7 @@ export async function startService(
     clock,
     pglite: config.databaseUrl ? undefined : await sharedPglite(),
     limiterPrefix: `test-${schema}`,
+    ...(options.onLogLine ? { logger: createLogger(config, { write: options.onLogLine }) } : {}),
   });
   const app = await buildApp(deps);
   await app.listen({ host: '127.0.0.1', port });
