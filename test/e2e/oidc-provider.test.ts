@@ -116,9 +116,16 @@ describe('authorization code flow', () => {
     expect(refreshed.claims()!.sid).toBe(claims.sid);
     // The rotated token presented again ends the grant (Part A 3).
     const replay = await oidc.refreshTokenGrant(config, tokens.refresh_token!).catch((error: unknown) => error);
-    expect(replay).toMatchObject({ error: 'invalid_grant' });
+    expect(replay).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was already used; the grant is revoked',
+    });
     const after = await oidc.refreshTokenGrant(config, refreshed.refresh_token!).catch((error: unknown) => error);
-    expect(after).toMatchObject({ error: 'invalid_grant' });
+    // The successor is spent with the grant: it reads as a replay too.
+    expect(after).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was already used; the grant is revoked',
+    });
 
     // A second authorization: the browser is signed in and the consent stands, so no page is shown.
     const again = await startAuthorization(config);

@@ -53,8 +53,14 @@ export type ProfileSource = 'local' | 'scim' | 'sso';
  */
 export async function insertAccount(
   q: Queryable,
-  row: { id: string; email: string; emailKey: string; now: Date; profileSource: ProfileSource; emailVerified: boolean } &
-    AccountProfile,
+  row: {
+    id: string;
+    email: string;
+    emailKey: string;
+    now: Date;
+    profileSource: ProfileSource;
+    emailVerified: boolean;
+  } & AccountProfile,
 ): Promise<void> {
   await q.insert(users).values({
     id: row.id,

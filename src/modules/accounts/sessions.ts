@@ -208,6 +208,7 @@ export function createSessionService(deps: {
     presented: string,
     proofJkt: string | undefined,
     clientId: string | null,
+    within?: Tx,
   ): Promise<RotatedRefresh | { replayed: boolean }> {
     const tokenHash = sha256Hex(presented);
     const now = clock.now();
@@ -216,17 +217,19 @@ export function createSessionService(deps: {
       workforce: addMs(now, REFRESH_LIFETIME.workforce),
       customer: addMs(now, REFRESH_LIFETIME.customer),
     };
-    const found = await transactions.systemWrite((q) =>
-      store.rotateRefreshToken(q, {
-        tokenHash,
-        proofJkt: proofJkt ?? null,
-        clientId,
-        now,
-        successorId: newId(),
-        successorHash: sha256Hex(refreshToken),
-        expiresAt,
-      }),
-    );
+    const rotation = {
+      tokenHash,
+      proofJkt: proofJkt ?? null,
+      clientId,
+      now,
+      successorId: newId(),
+      successorHash: sha256Hex(refreshToken),
+      expiresAt,
+    };
+    // In the caller's transaction when given (the token endpoint issues the successor's tokens in it too).
+    const found = await (within
+      ? store.rotateRefreshToken(within, rotation)
+      : transactions.systemWrite((q) => store.rotateRefreshToken(q, rotation)));
     if (found?.rotated) {
       return {
         tenantId: found.tenant_id,
@@ -241,12 +244,13 @@ export function createSessionService(deps: {
     // Not live (or the wrong DPoP key or client): nothing changed. Otherwise the token is unknown, or was
     // rotated already (possibly a moment ago by a concurrent request): a rotated token coming back is a replay.
     if (found && !found.live) return { replayed: false };
-    return transactions.system(async (tx) => {
+    const detectReplay = async (tx: Tx) => {
       const replayed = await store.rotatedRefreshToken(tx, tokenHash);
       if (!replayed || replayed.clientId !== clientId) return { replayed: false };
       await revokeReplayed(tx, replayed, now);
       return { replayed: true };
-    });
+    };
+    return within ? detectReplay(within) : transactions.system(detectReplay);
   }
 
   /** Inserts a session row (first-party, or an OAuth grant when `grant` is given) and answers its id and expiry. */
@@ -319,11 +323,12 @@ export function createSessionService(deps: {
       presented: string,
       clientId: string,
       proofJkt: string | undefined,
+      within: Tx,
     ): Promise<RotatedRefresh | { refused: RefreshRefusal }> {
-      const rotated = await rotate(presented, proofJkt, clientId);
+      const rotated = await rotate(presented, proofJkt, clientId, within);
       if ('refreshToken' in rotated) return rotated;
       if (rotated.replayed) return { refused: 'replayed' };
-      const diagnosis = await transactions.systemRead((q) => store.refreshTokenDiagnosis(q, sha256Hex(presented)));
+      const diagnosis = await store.refreshTokenDiagnosis(within, sha256Hex(presented));
       return { refused: refusalOf(diagnosis, clientId, proofJkt, clock.now()) };
     },
 

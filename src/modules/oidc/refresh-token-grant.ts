@@ -112,13 +112,12 @@ export function createRefreshTokenGrant(deps: {
       const context = request as RefreshContext;
       await runChecks(CHECKS, context);
       const { client, grant } = context;
-      const rotated = await sessions.rotateGrant(context.refreshToken, client.clientId, context.dpopJkt);
-      if ('refused' in rotated) {
-        if (rotated.refused === 'other_key') throw new OAuthError('invalid_dpop_proof', REASONS.other_key);
-        throw invalidGrant(REASONS[rotated.refused]);
-      }
-      return transactions.tenant(client.tenantId, (tx) =>
-        issueGrantTokens(deps, tx, {
+      // Rotation and issuance commit together: a failure in between loses neither the old token nor the event.
+      const outcome = await transactions.tenant(client.tenantId, async (tx) => {
+        const rotated = await sessions.rotateGrant(context.refreshToken, client.clientId, context.dpopJkt, tx);
+        // A refusal commits what it did (a replayed token ends its grant) and is answered after the commit.
+        if ('refused' in rotated) return rotated;
+        return issueGrantTokens(deps, tx, {
           client,
           grantType: GRANT_TYPE,
           authMethod: context.credentials.method,
@@ -134,8 +133,13 @@ export function createRefreshTokenGrant(deps: {
           amr: grant.amr,
           nonce: null,
           refreshToken: rotated.refreshToken,
-        }),
-      );
+        });
+      });
+      if ('refused' in outcome) {
+        if (outcome.refused === 'other_key') throw new OAuthError('invalid_dpop_proof', REASONS.other_key);
+        throw invalidGrant(REASONS[outcome.refused]);
+      }
+      return outcome;
     },
   };
 }
