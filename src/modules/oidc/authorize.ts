@@ -83,8 +83,11 @@ export interface AuthorizeDeps {
 
 /** Appends parameters to a redirect URI, keeping its own query (RFC 6749 section 3.1.2). */
 export function redirectTo(uri: string, params: Record<string, string | null | undefined>): string {
+  const added = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value != null) added.append(name, value);
   const url = new URL(uri);
-  for (const [name, value] of Object.entries(params)) if (value != null) url.searchParams.append(name, value);
+  // RFC 6749 section 3.1.2: the registered query is kept as it was written (not re-encoded), the answer appended.
+  if (added.size > 0) url.search = url.search ? `${url.search}&${added}` : `?${added}`;
   return url.toString();
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redirectTo } from './authorize.js';
 import { MAX_URI_LENGTH, redirectUriRefusal, resourceIdentifierRefusal } from './redirect-uris.js';
 
 describe('redirect URI rule (Part A 4.14)', () => {
@@ -87,5 +88,17 @@ describe('resource identifier rule (RFC 8707 section 2)', () => {
     for (const id of ['api.example.com', '/v1', 'https://api example.com', 'https:api.example.com']) {
       expect([id, resourceIdentifierRefusal(id)]).toEqual([id, 'must be an absolute URI (RFC 8707 section 2)']);
     }
+  });
+});
+
+describe('the answer on the redirect URI (RFC 6749 section 3.1.2)', () => {
+  it('keeps the registered query exactly as written and appends the parameters', () => {
+    expect(redirectTo('https://app.example.com/cb?next=a%20b&x=~y', { code: 'c d', state: 's&t' })).toBe(
+      'https://app.example.com/cb?next=a%20b&x=~y&code=c+d&state=s%26t',
+    );
+    expect(redirectTo('com.example.app:/oauth2redirect', { error: 'access_denied', state: null })).toBe(
+      'com.example.app:/oauth2redirect?error=access_denied',
+    );
+    expect(redirectTo('http://127.0.0.1:9/cb?', {})).toBe('http://127.0.0.1:9/cb?');
   });
 });
