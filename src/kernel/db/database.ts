@@ -108,6 +108,27 @@ export async function rows<T>(q: Queryable, query: ReturnType<typeof sql>): Prom
   return result.rows;
 }
 
+/**
+ * `rows`, run as a named prepared statement: PostgreSQL parses and plans it once per connection instead of on
+ * every call. For hot statements whose planning costs more than running them (refresh rotation plans in about
+ * 0.6 ms and runs in a tenth of that). `name` belongs to this one statement text.
+ */
+export async function preparedRows<T>(q: Queryable, name: string, query: ReturnType<typeof sql>): Promise<T[]> {
+  // Drizzle's `execute` has no name parameter; its session's `prepareQuery`, which its builders' `prepare` use, has.
+  const { session, dialect } = q as unknown as {
+    session: { prepareQuery(query: unknown, fields: undefined, name: string, arrayMode: false): PreparedRaw };
+    dialect: { sqlToQuery(query: ReturnType<typeof sql>): unknown };
+  };
+  const result = (await session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute()) as {
+    rows: T[];
+  };
+  return result.rows;
+}
+
+interface PreparedRaw {
+  execute(): Promise<unknown>;
+}
+
 /** A dedicated connection that LISTENs, and comes back after a failure, reporting when delivery is live. */
 async function listenWithReconnect(
   connectionString: string,

@@ -1,4 +1,13 @@
-export { APP_ROLE, type Database, type Db, openDatabase, type Queryable, rows, type Tx } from './database.js';
+export {
+  APP_ROLE,
+  type Database,
+  type Db,
+  openDatabase,
+  preparedRows,
+  type Queryable,
+  rows,
+  type Tx,
+} from './database.js';
 export { migrate } from './migrate.js';
 export { spendOnce, takeOnce } from './spend.js';
 export { afterCommit, createTransactions, type Transactions } from './transactions.js';

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { type Queryable, rows } from '../../kernel/db/index.js';
+import { preparedRows, type Queryable, rows } from '../../kernel/db/index.js';
 import { memberships, tenants } from '../organizations/index.js';
 import { accountTokens, refreshTokens, sessions, users } from './schema.js';
 
@@ -175,7 +175,7 @@ export async function rotateRefreshToken(
   },
 ) {
   const { now } = input;
-  const [row] = await rows<{
+  const [row] = await preparedRows<{
     tenant_id: string;
     session_id: string;
     user_id: string;
@@ -186,6 +186,7 @@ export async function rotateRefreshToken(
     rotated: boolean;
   }>(
     q,
+    'accounts_rotate_refresh_token',
     sql`with found as (
           select t.id as token_id, t.tenant_id, t.session_id, s.user_id, u.token_epoch, s.dpop_jkt, m.population,
                  (s.revoked_at is null and s.expires_at > ${now} and t.expires_at > ${now}
