@@ -423,14 +423,22 @@ export function createDpopVerifier(options: {
       if (check.expectedJkt !== undefined && check.expectedJkt !== jkt) {
         throw new DpopError('DPoP proof key does not match the token binding');
       }
-      // The claims are only compared so far (a mismatch refuses before any costly work); then the signature
-      // (on the thread pool), and the jti is burnt last, so a proof failing any check does not spend it. It is
-      // remembered for as long as its iat keeps it acceptable.
-      if (!(await signatureHolds(proof, key))) throw new DpopError('DPoP proof signature invalid');
+      // The claims are only compared so far (a mismatch refuses before any costly work). Then the signature (on
+      // the thread pool) and the jti's first use (Redis) are checked at once, so a request waits for the slower of
+      // the two, not for both. The jti is remembered for as long as its iat keeps it acceptable, under the key's
+      // thumbprint: a proof with a bad signature can only burn a jti of the key it names, which whoever saw the
+      // proof could do by replaying it anyway.
       const ttlMs = Math.max(1000, (iat + DPOP_IAT_WINDOW_SECONDS + 1) * 1000 - nowMs);
-      if (!(await cache.firstUse(`${jkt}.${jti}`, ttlMs, nowMs))) {
-        throw new DpopError('DPoP proof replayed');
-      }
+      const [signed, firstUse] = await Promise.all([
+        signatureHolds(proof, key),
+        cache.firstUse(`${jkt}.${jti}`, ttlMs, nowMs).then(
+          (first) => ({ first }),
+          (error: unknown) => ({ error }),
+        ),
+      ]);
+      if (!signed) throw new DpopError('DPoP proof signature invalid');
+      if ('error' in firstUse) throw firstUse.error;
+      if (!firstUse.first) throw new DpopError('DPoP proof replayed');
       return { jkt };
     },
 
