@@ -1,10 +1,8 @@
 import type { Config } from '../../config.js';
-import type { Principal } from '../../kernel/auth/index.js';
-import { planIncludes, planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
-import { forbidden, notFound } from '../../kernel/http/index.js';
+import { notFound } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { SessionService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
@@ -50,24 +48,8 @@ export async function configured(tx: Tx, tenantId: string, forUpdate = false) {
   return row;
 }
 
-/**
- * Enterprise SSO is a plan feature (docs/decisions.md "Plans", the same rule as the OIDC connection): 403 naming
- * the organization's plan.
- */
-export async function assertPlanAllowsSso(deps: Pick<SamlDeps, 'organizations'>, tx: Tx, tenantId: string) {
-  const plan = await deps.organizations.planCode(tx, tenantId);
-  if (!planIncludes(plan, 'enterprise_sso')) {
-    throw forbidden(`Enterprise SSO is not included in the ${planOf(plan ?? 'free').name} plan (Enterprise)`);
-  }
-}
-
-export const emitAdmin = (
-  events: Events,
-  tx: Tx,
-  principal: Principal,
-  action: string,
-  data: Record<string, unknown>,
-) => events.emit(tx, { tenantId: principal.tenantId, actor: principal.actor, category: 'admin', action, data });
+// One plan rule and one admin event shape for both protocols of enterprise SSO.
+export { assertPlanAllowsSso, emitAdmin } from '../sso/common.js';
 
 /** This service as the organization's SAML service provider: its entity id and endpoints (all under `/api/v1`). */
 export interface ServiceProvider {

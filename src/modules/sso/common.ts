@@ -35,7 +35,11 @@ export async function configured(tx: Tx, tenantId: string, forUpdate = false) {
 }
 
 /** Enterprise SSO is a plan feature (docs/decisions.md "Plans"): 403 naming the organization's plan. */
-export async function assertPlanAllowsSso(deps: Pick<SsoDeps, 'organizations'>, tx: Tx, tenantId: string) {
+export async function assertPlanAllowsSso(
+  deps: { organizations: Pick<OrganizationService, 'planCode'> },
+  tx: Tx,
+  tenantId: string,
+) {
   const plan = await deps.organizations.planCode(tx, tenantId);
   if (!planIncludes(plan, 'enterprise_sso')) {
     throw forbidden(`Enterprise SSO is not included in the ${planOf(plan ?? 'free').name} plan (Enterprise)`);
