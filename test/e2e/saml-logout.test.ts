@@ -2,7 +2,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
-import { request } from '../support/http.js';
+import { request, uniqueEmail } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE, SamlBrowser, type SamlIdp, samlId, startSamlIdp } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
@@ -50,7 +50,7 @@ async function samlOrganization(overrides: Record<string, unknown> = {}) {
 
 /** A person signed in through SAML: their tokens, and the NameID and SessionIndex the IdP gave them. */
 async function signedIn(org: { slug: string }) {
-  const email = `slo-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@corp.example.com`;
+  const email = uniqueEmail('slo', 'corp.example.com');
   const login = `login-${samlId()}`;
   idp.people.set(login, { nameId: email, attributes: { email } });
   const browser = new SamlBrowser(svc.url, idp);

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
-import { request } from '../support/http.js';
+import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import {
   PERSISTENT_FORMAT,
@@ -58,8 +58,7 @@ function person(email: string, attributes: Record<string, string> = {}, nameId?:
   return login;
 }
 
-const uniqueEmail = (label: string, domain = 'corp.example.com') =>
-  `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@${domain}`;
+const corpAddress = (label: string, domain = 'corp.example.com') => uniqueEmail(label, domain);
 
 /** An Enterprise organization with the test IdP configured as its SAML connection. */
 async function samlOrganization(overrides: Record<string, unknown> = {}) {
@@ -175,7 +174,7 @@ describe('start', () => {
     expect(start.status, start.text).toBe(200);
     expect(new URL(start.body.authorization_url).origin).toBe(new URL(idp.ssoUrl).origin);
     expect(browser.lastSetCookie.some((line) => line.startsWith('svc_saml_flow='))).toBe(true);
-    const posted = await browser.submit(await browser.signIn(start.body.authorization_url, person(uniqueEmail('any'))));
+    const posted = await browser.submit(await browser.signIn(start.body.authorization_url, person(corpAddress('any'))));
     expect((await complete(codeOf(posted.location!))).status).toBe(200);
   });
 
@@ -208,7 +207,7 @@ describe('start', () => {
 describe('sign-in', () => {
   it('provisions a new person just in time and signs them in with amr sso through POST /auth/sso/complete', async () => {
     const org = shared;
-    const email = uniqueEmail('jit');
+    const email = corpAddress('jit');
     const login = person(email, { givenName: 'Ada', sn: 'Lovelace', displayName: 'Ada Lovelace' });
     const { tokens, me } = await signInThroughSaml(org, login);
     expect(tokens.token_type).toBe('bearer');
@@ -248,7 +247,7 @@ describe('sign-in', () => {
     const login = person(member.email, {}, `persistent-${samlId()}`);
     const first = await signInThroughSaml(shared, login);
     expect(first.me).toMatchObject({ user_id: member.userId, role: 'admin' });
-    idp.people.get(login)!.attributes = { email: uniqueEmail('renamed') };
+    idp.people.get(login)!.attributes = { email: corpAddress('renamed') };
     const again = await signInThroughSaml(shared, login);
     expect(again.me.user_id).toBe(member.userId);
   });
@@ -274,7 +273,7 @@ describe('sign-in', () => {
   });
 
   it('spends the completion code once', async () => {
-    const { location } = await roundTrip(shared, person(uniqueEmail('once')));
+    const { location } = await roundTrip(shared, person(corpAddress('once')));
     const code = codeOf(location);
     expect((await complete(code)).status).toBe(200);
     const again = await complete(code);
@@ -285,11 +284,11 @@ describe('sign-in', () => {
   it('refuses an address outside allowed_domains, recording why', async () => {
     const org = await samlOrganization({ allowed_domains: ['allowed.example.com'] });
     const reasons = await refusedBy(org.tenantId, async () => {
-      const { location } = await roundTrip(org, person(uniqueEmail('outside', 'elsewhere.example.com')));
+      const { location } = await roundTrip(org, person(corpAddress('outside', 'elsewhere.example.com')));
       expectFailure(location);
     });
     expect(reasons).toEqual(['domain_not_allowed']);
-    const inside = await roundTrip(org, person(uniqueEmail('inside', 'allowed.example.com')));
+    const inside = await roundTrip(org, person(corpAddress('inside', 'allowed.example.com')));
     expect((await complete(codeOf(inside.location))).status).toBe(200);
   });
 });
@@ -322,7 +321,7 @@ describe('refusals', () => {
   ];
 
   it.each(refusalCases)('refuses %s', async (_name, tweaks, reason) => {
-    const email = uniqueEmail('refused');
+    const email = corpAddress('refused');
     const reasons = await refusedBy(shared.tenantId, async () => {
       const { location } = await roundTrip(shared, person(email), tweaks());
       expectFailure(location);
@@ -335,7 +334,7 @@ describe('refusals', () => {
   it('refuses the identity provider’s own refusal, recording its status codes', async () => {
     const denied = 'urn:oasis:names:tc:SAML:2.0:status:RequestDenied';
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await roundTrip(shared, person(uniqueEmail('denied')), { failStatus: denied })).location);
+      expectFailure((await roundTrip(shared, person(corpAddress('denied')), { failStatus: denied })).location);
     });
     expect(reasons).toEqual(['idp_status_not_success']);
     const [event] = await rows<{ detail: string }>(
@@ -352,13 +351,13 @@ describe('refusals', () => {
         const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
         return xml.replace(assertion, assertion + assertion.replace(/ID="[^"]+"/, `ID="${samlId()}"`));
       };
-      expectFailure((await roundTrip(shared, person(uniqueEmail('double')), { tamper })).location);
+      expectFailure((await roundTrip(shared, person(corpAddress('double')), { tamper })).location);
     });
     expect(reasons).toEqual(['multiple_assertions']);
   });
 
   it('accepts an assertion within the 60 s skew, and a signed response around a signed assertion', async () => {
-    const late = await roundTrip(shared, person(uniqueEmail('skew')), {
+    const late = await roundTrip(shared, person(corpAddress('skew')), {
       notOnOrAfter: new Date(svc.clock.now().getTime() - 30_000),
       signResponse: true,
     });
@@ -366,7 +365,7 @@ describe('refusals', () => {
   });
 
   it('refuses a response posted twice (its request is answered)', async () => {
-    const { browser, form, location } = await roundTrip(shared, person(uniqueEmail('twice')));
+    const { browser, form, location } = await roundTrip(shared, person(corpAddress('twice')));
     codeOf(location);
     const reasons = await refusedBy(shared.tenantId, async () => {
       expectFailure((await browser.submit(form)).location!);
@@ -375,7 +374,7 @@ describe('refusals', () => {
   });
 
   it('refuses an assertion id seen before, even in answer to a new request', async () => {
-    const login = person(uniqueEmail('replay'));
+    const login = person(corpAddress('replay'));
     const assertionId = samlId();
     codeOf((await roundTrip(shared, login, { assertionId })).location);
     const reasons = await refusedBy(shared.tenantId, async () => {
@@ -386,8 +385,8 @@ describe('refusals', () => {
 
   it('refuses a response to a request it never issued, and an unsolicited one', async () => {
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await roundTrip(shared, person(uniqueEmail('unknown')), { inResponseTo: samlId() })).location);
-      expectFailure((await roundTrip(shared, person(uniqueEmail('unsolicited')), { inResponseTo: null })).location);
+      expectFailure((await roundTrip(shared, person(corpAddress('unknown')), { inResponseTo: samlId() })).location);
+      expectFailure((await roundTrip(shared, person(corpAddress('unsolicited')), { inResponseTo: null })).location);
     });
     expect(reasons.sort()).toEqual(['unknown_request', 'unsolicited_response']);
   });
@@ -395,7 +394,7 @@ describe('refusals', () => {
   it('refuses a response lured into another browser (no flow cookie, or another one)', async () => {
     const starter = new SamlBrowser(svc.url, idp);
     const start = await starter.post('/api/v1/auth/sso/saml/start', { tenant_slug: shared.slug });
-    const form = await starter.signIn(start.body.authorization_url, person(uniqueEmail('lured')));
+    const form = await starter.signIn(start.body.authorization_url, person(corpAddress('lured')));
     const victim = new SamlBrowser(svc.url, idp);
     const reasons = await refusedBy(shared.tenantId, async () => {
       expectFailure((await victim.submit(form)).location!);
@@ -411,7 +410,7 @@ describe('refusals', () => {
     const browser = new SamlBrowser(svc.url, idp);
     const start = await browser.post('/api/v1/auth/sso/saml/start', { tenant_slug: shared.slug });
     svc.clock.advance(10 * 60_000 + 1_000);
-    const form = await browser.signIn(start.body.authorization_url, person(uniqueEmail('slow')));
+    const form = await browser.signIn(start.body.authorization_url, person(corpAddress('slow')));
     const reasons = await refusedBy(shared.tenantId, async () => {
       expectFailure((await browser.submit(form)).location!);
     });
@@ -422,7 +421,7 @@ describe('refusals', () => {
     const beta = await samlOrganization();
     const browser = new SamlBrowser(svc.url, idp);
     const start = await browser.post('/api/v1/auth/sso/saml/start', { tenant_slug: shared.slug });
-    const login = person(uniqueEmail('crossed'));
+    const login = person(corpAddress('crossed'));
     const form = await browser.signIn(start.body.authorization_url, login);
     expect(form.action).toBe(shared.sp.acs_url);
     const crossed = await refusedBy(beta.tenantId, async () => {
@@ -487,7 +486,7 @@ describe('certificates', () => {
   it('accepts either certificate during a rotation, and only the new one once the old is removed', async () => {
     const org = await samlOrganization({ idp_certificates: [SAML_IDP_CERTIFICATE, SAML_ROGUE_CERTIFICATE] });
     for (const key of ['idp', 'rogue'] as const) {
-      const { location } = await roundTrip(org, person(uniqueEmail(`rotation-${key}`)), { key });
+      const { location } = await roundTrip(org, person(corpAddress(`rotation-${key}`)), { key });
       expect((await complete(codeOf(location))).status).toBe(200);
     }
     const rotated = await request(api('/tenants/sso/saml'), {
@@ -497,7 +496,7 @@ describe('certificates', () => {
     });
     expect(rotated.status, rotated.text).toBe(200);
     const reasons = await refusedBy(org.tenantId, async () => {
-      expectFailure((await roundTrip(org, person(uniqueEmail('retired')), { key: 'idp' })).location);
+      expectFailure((await roundTrip(org, person(corpAddress('retired')), { key: 'idp' })).location);
     });
     expect(reasons).toEqual(['signature_invalid']);
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { newDpopKey } from '../support/dpop.js';
 import { type GithubFake, type GithubUser, startGithubFake } from '../support/github-fake.js';
-import { request } from '../support/http.js';
+import { request, uniqueEmail } from '../support/http.js';
 import { addMember, addVerifiedMember, type signUpOwner, signUpVerifiedOwner } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 import { ServiceBrowser } from '../support/social-browser.js';
@@ -59,7 +59,6 @@ function githubUser(email: string, options: { verified?: boolean; name?: string 
     ],
   };
 }
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.org`;
 
 async function allowCustomerSignUp(tenantId: string, on = true) {
   await svc.deps.database.db.execute(

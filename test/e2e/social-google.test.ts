@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
-import { request } from '../support/http.js';
+import { request, uniqueEmail } from '../support/http.js';
 import { addVerifiedMember, signUpVerifiedOwner } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 import { ServiceBrowser } from '../support/social-browser.js';
@@ -57,8 +57,7 @@ function googleAccount(claims: { email: string; email_verified?: boolean; name?:
   idp.people.set(login, { email_verified: true, ...claims });
   return login;
 }
-const uniqueEmail = (label: string) =>
-  `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@gmail.example.org`;
+const gmailAddress = (label: string) => uniqueEmail(label, 'gmail.example.org');
 
 async function roundTrip(slug: string, login: string, browser = new ServiceBrowser(svc.url)) {
   const start = await browser.post('/api/v1/auth/social/google/start', { tenant_slug: slug });
@@ -110,7 +109,7 @@ describe('Google', () => {
   it('signs up a new customer from a verified Google account (the ID token verified), amr social', async () => {
     const owner = await signUpVerifiedOwner(svc, 'gciam');
     await allowCustomerSignUp(owner.tenantId);
-    const email = uniqueEmail('ada');
+    const email = gmailAddress('ada');
     const login = googleAccount({ email, name: 'Ada Lovelace', given_name: 'Ada' });
     const { location } = await roundTrip(owner.slug, login);
     const done = await request(api('/auth/social/complete'), { json: { code: codeOf(location) } });
@@ -139,7 +138,7 @@ describe('Google', () => {
 
   it('refuses a new person while customer sign-up is off, and a callback without its browser', async () => {
     const owner = await signUpVerifiedOwner(svc, 'gclosed');
-    const closed = await roundTrip(owner.slug, googleAccount({ email: uniqueEmail('closed') }));
+    const closed = await roundTrip(owner.slug, googleAccount({ email: gmailAddress('closed') }));
     expectFailure(closed.location);
     const member = await addVerifiedMember(svc, owner, 'member');
     const start = await new ServiceBrowser(svc.url).post('/api/v1/auth/social/google/start', {

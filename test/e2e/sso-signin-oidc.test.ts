@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { newId } from '../../src/kernel/ids.js';
 import { newDpopKey } from '../support/dpop.js';
-import { request } from '../support/http.js';
+import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
@@ -85,8 +85,7 @@ async function roundTrip(slug: string, login: string, browser = new ServiceBrows
 const complete = (code: string, json: Record<string, unknown> = {}) =>
   request(api('/auth/sso/complete'), { json: { code, ...json } });
 
-const uniqueEmail = (label: string, domain = 'corp.example.com') =>
-  `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@${domain}`;
+const corpAddress = (label: string, domain = 'corp.example.com') => uniqueEmail(label, domain);
 
 /** The SSO code of a successful round trip. */
 function codeOf(location: URL): string {
@@ -207,7 +206,7 @@ describe('start', () => {
 describe('provisioning', () => {
   it('provisions a new person just in time (workforce member) and signs them in with amr sso', async () => {
     const org = shared;
-    const email = uniqueEmail('jit');
+    const email = corpAddress('jit');
     const login = person({ email, name: 'Jit Person' });
     const { tokens, me } = await signInThroughSso(org, login);
     expect(tokens.token_type).toBe('bearer');
@@ -239,7 +238,7 @@ describe('provisioning', () => {
     const login = person({ email: member.email.toUpperCase() });
     const first = await signInThroughSso(org, login);
     expect(first.me).toMatchObject({ user_id: member.userId, role: 'admin' });
-    idp.people.set(login, { email: uniqueEmail('renamed') });
+    idp.people.set(login, { email: corpAddress('renamed') });
     const again = await signInThroughSso(org, login);
     expect(again.me.user_id).toBe(member.userId);
   });
@@ -269,14 +268,14 @@ describe('provisioning', () => {
 
   it('refuses an address outside allowed_domains, and an address the provider says is not verified', async () => {
     const org = await ssoOrganization({ allowed_domains: ['corp.example.com'] });
-    const outsider = await roundTrip(org.slug, person({ email: uniqueEmail('out', 'gmail.example.org') }));
+    const outsider = await roundTrip(org.slug, person({ email: corpAddress('out', 'gmail.example.org') }));
     expectFailure(outsider.location);
-    const unverified = await roundTrip(org.slug, person({ email: uniqueEmail('unv'), email_verified: false }));
+    const unverified = await roundTrip(org.slug, person({ email: corpAddress('unv'), email_verified: false }));
     expectFailure(unverified.location);
     const reasons = await refusals(org.tenantId);
     expect(reasons).toContain('domain_not_allowed');
     expect(reasons).toContain('the provider says the email is not verified');
-    const inside = await signInThroughSso(org, person({ email: uniqueEmail('in') }));
+    const inside = await signInThroughSso(org, person({ email: corpAddress('in') }));
     expect(inside.me.tenant_id).toBe(org.tenantId);
   });
 
@@ -285,9 +284,9 @@ describe('provisioning', () => {
     // A downgrade after configuring (the Free plan has 5 seats): sign-in keeps working, seats are counted.
     await svc.deps.database.db.execute(sql`update tenants set plan = 'free' where id = ${org.tenantId}`);
     for (let seat = 0; seat < 3; seat += 1) await addMember(svc, org, 'member');
-    const fifth = await signInThroughSso(org, person({ email: uniqueEmail('fifth') }));
+    const fifth = await signInThroughSso(org, person({ email: corpAddress('fifth') }));
     expect(fifth.me.tenant_id).toBe(org.tenantId);
-    const { location } = await roundTrip(org.slug, person({ email: uniqueEmail('sixth') }));
+    const { location } = await roundTrip(org.slug, person({ email: corpAddress('sixth') }));
     expectFailure(location);
     expect(await refusals(org.tenantId)).toContain('seat_limit_reached');
   });
@@ -307,7 +306,7 @@ describe('provisioning', () => {
 describe('the round trip is bound to its browser and its time', () => {
   it('refuses a callback opened in another browser, a tampered state, and a replayed callback', async () => {
     const org = shared;
-    const login = person({ email: uniqueEmail('bound') });
+    const login = person({ email: corpAddress('bound') });
     const browser = new ServiceBrowser(svc.url);
     const start = await browser.post('/api/v1/auth/sso/start', { tenant_slug: org.slug });
     const callback = await new IdpBrowser(idp.port).signIn(start.body.authorization_url, login);
@@ -330,7 +329,7 @@ describe('the round trip is bound to its browser and its time', () => {
     const browser = new ServiceBrowser(svc.url);
     const start = await browser.post('/api/v1/auth/sso/start', { tenant_slug: org.slug });
     const callback = new URL(
-      await new IdpBrowser(idp.port).signIn(start.body.authorization_url, person({ email: uniqueEmail('iso') })),
+      await new IdpBrowser(idp.port).signIn(start.body.authorization_url, person({ email: corpAddress('iso') })),
     );
     const elsewhere = new URL(callback.toString().replace(org.tenantId, other.tenantId));
     expectFailure((await browser.open(elsewhere.toString())).location!);
@@ -344,7 +343,7 @@ describe('the round trip is bound to its browser and its time', () => {
     const start = await browser.post('/api/v1/auth/sso/start', { tenant_slug: org.slug });
     const callback = await new IdpBrowser(idp.port).signIn(
       start.body.authorization_url,
-      person({ email: uniqueEmail('slow') }),
+      person({ email: corpAddress('slow') }),
     );
     svc.clock.advance(10 * 60_000 + 1000);
     try {
@@ -370,7 +369,7 @@ describe('the round trip is bound to its browser and its time', () => {
 describe('complete', () => {
   it('is single use: a replayed code is 401, like an unknown one', async () => {
     const org = shared;
-    const { location } = await roundTrip(org.slug, person({ email: uniqueEmail('once') }));
+    const { location } = await roundTrip(org.slug, person({ email: corpAddress('once') }));
     const code = codeOf(location);
     expect((await complete(code)).status).toBe(200);
     const replayed = await complete(code);
@@ -383,7 +382,7 @@ describe('complete', () => {
 
   it('expires after 60 seconds', async () => {
     const org = shared;
-    const { location } = await roundTrip(org.slug, person({ email: uniqueEmail('late') }));
+    const { location } = await roundTrip(org.slug, person({ email: corpAddress('late') }));
     svc.clock.advance(61_000);
     try {
       expect((await complete(codeOf(location))).status).toBe(401);
@@ -395,7 +394,7 @@ describe('complete', () => {
   it('binds the tokens to a DPoP key, and sets the refresh cookie in cookie mode', async () => {
     const org = shared;
     const key = await newDpopKey();
-    const first = await roundTrip(org.slug, person({ email: uniqueEmail('dpop') }));
+    const first = await roundTrip(org.slug, person({ email: corpAddress('dpop') }));
     const url = api('/auth/sso/complete');
     const bound = await request(url, {
       json: { code: codeOf(first.location) },
@@ -406,7 +405,7 @@ describe('complete', () => {
     const asBearer = await request(api('/me'), { token: bound.body.access_token });
     expect(asBearer.status).toBe(401);
 
-    const second = await roundTrip(org.slug, person({ email: uniqueEmail('cookie') }));
+    const second = await roundTrip(org.slug, person({ email: corpAddress('cookie') }));
     const cookie = await complete(codeOf(second.location), { use_cookie: true });
     expect(cookie.status).toBe(200);
     expect(cookie.body.refresh_token).toBeNull();
@@ -415,7 +414,7 @@ describe('complete', () => {
 
   it('does not bypass an enrolled TOTP factor: an MFA challenge, then amr sso and mfa, also while SSO is required', async () => {
     const org = shared;
-    const login = person({ email: uniqueEmail('mfa') });
+    const login = person({ email: corpAddress('mfa') });
     const { tokens } = await signInThroughSso(org, login);
     const setup = await request(api('/mfa/setup'), { token: tokens.access_token, json: {} });
     expect(setup.status, setup.text).toBe(200);
@@ -465,7 +464,7 @@ describe('complete', () => {
 describe('privacy', () => {
   it('exports what SSO keeps about a person (the provider and its id of them)', async () => {
     const org = shared;
-    const { tokens } = await signInThroughSso(org, person({ email: uniqueEmail('privacy') }));
+    const { tokens } = await signInThroughSso(org, person({ email: corpAddress('privacy') }));
     const data = await request(api('/gdpr/my-data'), { token: tokens.access_token });
     expect(data.status, data.text).toBe(200);
     expect(JSON.stringify(data.body)).toContain(idp.issuer);

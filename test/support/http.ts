@@ -31,6 +31,12 @@ export async function request<T = any>(
 }
 
 let counter = 0;
+/** A new address on `domain`, never handed out before in this run. */
+export function uniqueEmail(label: string, domain = 'example.com') {
+  counter += 1;
+  return `${label}-${counter}${Math.random().toString(36).slice(2, 8)}@${domain}`;
+}
+
 /** A unique, valid sign-up (email, strong password, organization name). */
 export function newAccount(label = 'user') {
   counter += 1;
