@@ -411,13 +411,21 @@ describe('cloned authenticators (WebAuthn section 6.1.1)', () => {
       expect(recorded).toHaveLength(2);
       return recorded;
     });
-    expect(events[0]!.data).toEqual({
-      user_id: a.userId,
-      credential_id: a.passkey.id,
-      stored_counter: 10,
-      presented_counter: 7,
-    });
-    expect(events[0]!.subject_user_id).toBe(a.userId);
+    // Each is recorded after its own answer: they may land in either order.
+    const byCounter = [...events].sort(
+      (x, y) =>
+        (x.data as { presented_counter: number }).presented_counter -
+        (y.data as { presented_counter: number }).presented_counter,
+    );
+    expect(byCounter.map((event) => event.data)).toEqual(
+      [7, 10].map((presented) => ({
+        user_id: a.userId,
+        credential_id: a.passkey.id,
+        stored_counter: 10,
+        presented_counter: presented,
+      })),
+    );
+    expect(events.map((event) => event.subject_user_id)).toEqual([a.userId, a.userId]);
     const [event] = await rows<{ severity: string; outcome: string; category: string }>(
       db(),
       sql`select severity, outcome, category from events where tenant_id = ${a.tenantId} and action = 'passkey.clone_suspected' limit 1`,
