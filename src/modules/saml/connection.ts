@@ -1,6 +1,7 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import { notFound, unprocessable } from '../../kernel/http/index.js';
 import { isUuid } from '../../kernel/ids.js';
+import { validDomains } from '../sso/common.js';
 import { type CertificateDetails, detailsOf, pemOf, validCertificates } from './certificates.js';
 import {
   assertPlanAllowsSso,
@@ -37,8 +38,6 @@ export interface SamlConfigView {
   updated_at: string;
 }
 
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
 /** SAML 2.0 metadata 2.3.2: an entityID is a URI of at most 1024 characters; compared exactly, never normalised. */
 function validEntityId(raw: string): string {
   if (raw.length === 0 || raw.length > 1024 || /[\s\p{Cc}]/u.test(raw)) {
@@ -62,16 +61,6 @@ function validEndpoint(raw: string, field: string): string {
   if (url.username || url.password) throw unprocessable(`${field}: must not carry credentials`);
   if (url.hash) throw unprocessable(`${field}: must not carry a fragment`);
   return raw;
-}
-
-function validDomains(domains: readonly string[] | undefined): string[] {
-  const out = new Set<string>();
-  for (const raw of domains ?? []) {
-    const domain = raw.trim().toLowerCase().replace(/\.$/, '');
-    if (!DOMAIN.test(domain)) throw unprocessable(`allowed_domains: "${raw}" is not a domain name`);
-    out.add(domain);
-  }
-  return [...out].sort();
 }
 
 export function viewOf(row: store.SamlConnectionRow): SamlConfigView {

@@ -3,7 +3,7 @@ import { planIncludes, planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
-import { forbidden, notFound } from '../../kernel/http/index.js';
+import { forbidden, notFound, unprocessable } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
 import type { SessionService } from '../accounts/index.js';
@@ -53,3 +53,16 @@ export const emitAdmin = (
   action: string,
   data: Record<string, unknown>,
 ) => events.emit(tx, { tenantId: principal.tenantId, actor: principal.actor, category: 'admin', action, data });
+
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A connection's `allowed_domains` (OIDC and SAML alike): lowercased, without a final dot, unique, sorted; 422 otherwise. */
+export function validDomains(domains: readonly string[] | undefined): string[] {
+  const out = new Set<string>();
+  for (const raw of domains ?? []) {
+    const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+    if (!DOMAIN.test(domain)) throw unprocessable(`allowed_domains: "${raw}" is not a domain name`);
+    out.add(domain);
+  }
+  return [...out].sort();
+}

@@ -3,7 +3,7 @@ import { secretsEqual } from '../../kernel/crypto/index.js';
 import type { Tx } from '../../kernel/db/index.js';
 import { notFound, unprocessable } from '../../kernel/http/index.js';
 import { assertOutboundUrl } from '../../kernel/net/index.js';
-import { assertPlanAllowsSso, configured, emitAdmin, NOT_CONFIGURED, type SsoDeps } from './common.js';
+import { assertPlanAllowsSso, configured, emitAdmin, NOT_CONFIGURED, type SsoDeps, validDomains } from './common.js';
 import { openClientSecret, sealClientSecret, sealingKeyOf } from './sealing.js';
 import * as store from './store.js';
 
@@ -32,8 +32,6 @@ export interface OidcConfigView {
   updated_at: string;
 }
 
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
 /**
  * The issuer as written (OIDC Discovery 4.3 compares it exactly, so it is not normalised): https on 443, a public
  * host name (the kernel's outbound rule), and, as OIDC Discovery section 2 requires of an issuer, no query or
@@ -51,16 +49,6 @@ function validScopes(scopes: string[] | undefined): string[] {
   // OpenID Connect Core 1.0 section 3.1.2.1: without `openid` the request is plain OAuth, no ID token.
   if (!scopes.includes('openid')) throw unprocessable('scopes: must include openid');
   return [...new Set(scopes)];
-}
-
-function validDomains(domains: string[] | undefined): string[] {
-  const out = new Set<string>();
-  for (const raw of domains ?? []) {
-    const domain = raw.trim().toLowerCase().replace(/\.$/, '');
-    if (!DOMAIN.test(domain)) throw unprocessable(`allowed_domains: "${raw}" is not a domain name`);
-    out.add(domain);
-  }
-  return [...out].sort();
 }
 
 export function viewOf(row: store.OidcConnectionRow): OidcConfigView {
