@@ -6,19 +6,19 @@ import { request, uniqueEmail } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE, SamlBrowser, type SamlIdp, samlId, startSamlIdp } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
+import { SSO_RETURN_URL } from '../support/sso-return.js';
 
 /**
  * Part A 3 and 4.6: SAML single logout initiated by the organization's identity provider (a signed LogoutRequest
  * over the HTTP-Redirect binding) ends the person's SSO sessions at once and is answered with a LogoutResponse.
  */
-const RETURN_URL = 'https://app.example.test/signed-in';
 
 let svc: TestService;
 let idp: SamlIdp;
 let shared: Awaited<ReturnType<typeof samlOrganization>>;
 
 beforeAll(async () => {
-  svc = await startService({ SIGN_IN_RETURN_URL: RETURN_URL }, { baseUrlIsListenAddress: true });
+  svc = await startService({ SIGN_IN_RETURN_URL: SSO_RETURN_URL }, { baseUrlIsListenAddress: true });
   idp = await startSamlIdp({ clock: () => svc.clock.now() });
   shared = await samlOrganization();
 });

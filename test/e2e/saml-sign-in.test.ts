@@ -17,13 +17,13 @@ import {
   startSamlIdp,
 } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
+import { expectSsoFailure, SSO_RETURN_URL, ssoCodeOf } from '../support/sso-return.js';
 
 /**
  * Part A 4.6: SP-initiated sign-in through an organization's SAML 2.0 identity provider, against a test IdP that
  * signs real assertions (xml-crypto) and speaks the HTTP-Redirect and HTTP-POST bindings, with the browser keeping
  * the service's cookies. Every refusal reaches the app as the same `sso_error=true`; the reason is recorded.
  */
-const RETURN_URL = 'https://app.example.test/signed-in';
 
 let svc: TestService;
 let idp: SamlIdp;
@@ -32,7 +32,7 @@ let shared: Awaited<ReturnType<typeof samlOrganization>>;
 
 beforeAll(async () => {
   svc = await startService(
-    { SIGN_IN_RETURN_URL: RETURN_URL, MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+    { SIGN_IN_RETURN_URL: SSO_RETURN_URL, MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
     { baseUrlIsListenAddress: true },
   );
   idp = await startSamlIdp({ clock: () => svc.clock.now() });
@@ -93,20 +93,6 @@ async function roundTrip(org: { slug: string }, login: string, tweaks?: Response
   return { browser: b, form, location: posted.location!, start: start.body as { authorization_url: string } };
 }
 
-function codeOf(location: URL): string {
-  expect(`${location.origin}${location.pathname}`).toBe(RETURN_URL);
-  expect(location.searchParams.get('sso_error')).toBeNull();
-  const code = location.searchParams.get('sso_code');
-  expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  return code!;
-}
-
-/** The generic failure: the app's page with `sso_error=true` and nothing else. */
-function expectFailure(location: URL) {
-  expect(`${location.origin}${location.pathname}`).toBe(RETURN_URL);
-  expect([...location.searchParams]).toEqual([['sso_error', 'true']]);
-}
-
 async function refusals(tenantId: string): Promise<string[]> {
   const found = await rows<{ reason: string; protocol: string }>(
     svc.deps.database.db,
@@ -130,7 +116,7 @@ const complete = (code: string) => request(api('/auth/sso/complete'), { json: { 
 
 async function signInThroughSaml(org: { slug: string }, login: string) {
   const { location } = await roundTrip(org, login);
-  const signedIn = await complete(codeOf(location));
+  const signedIn = await complete(ssoCodeOf(location));
   expect(signedIn.status, signedIn.text).toBe(200);
   const me = await request(api('/me'), { token: signedIn.body.access_token });
   expect(me.status, me.text).toBe(200);
@@ -175,7 +161,7 @@ describe('start', () => {
     expect(new URL(start.body.authorization_url).origin).toBe(new URL(idp.ssoUrl).origin);
     expect(browser.lastSetCookie.some((line) => line.startsWith('svc_saml_flow='))).toBe(true);
     const posted = await browser.submit(await browser.signIn(start.body.authorization_url, person(corpAddress('any'))));
-    expect((await complete(codeOf(posted.location!))).status).toBe(200);
+    expect((await complete(ssoCodeOf(posted.location!))).status).toBe(200);
   });
 
   it('is dormant (404, one answer) for an unknown organization, one without SAML and a disabled connection', async () => {
@@ -261,7 +247,7 @@ describe('sign-in', () => {
     const verify = await request(api('/mfa/setup/verify'), { token: member.token, json: { code: code() } });
     expect(verify.status, verify.text).toBe(200);
     const { location } = await roundTrip(shared, person(member.email));
-    const answer = await complete(codeOf(location));
+    const answer = await complete(ssoCodeOf(location));
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({ mfa_required: true, mfa_token: expect.any(String) });
     svc.clock.advance(30_000);
@@ -274,7 +260,7 @@ describe('sign-in', () => {
 
   it('spends the completion code once', async () => {
     const { location } = await roundTrip(shared, person(corpAddress('once')));
-    const code = codeOf(location);
+    const code = ssoCodeOf(location);
     expect((await complete(code)).status).toBe(200);
     const again = await complete(code);
     expect(again.status).toBe(401);
@@ -285,11 +271,11 @@ describe('sign-in', () => {
     const org = await samlOrganization({ allowed_domains: ['allowed.example.com'] });
     const reasons = await refusedBy(org.tenantId, async () => {
       const { location } = await roundTrip(org, person(corpAddress('outside', 'elsewhere.example.com')));
-      expectFailure(location);
+      expectSsoFailure(location);
     });
     expect(reasons).toEqual(['domain_not_allowed']);
     const inside = await roundTrip(org, person(corpAddress('inside', 'allowed.example.com')));
-    expect((await complete(codeOf(inside.location))).status).toBe(200);
+    expect((await complete(ssoCodeOf(inside.location))).status).toBe(200);
   });
 });
 
@@ -324,7 +310,7 @@ describe('refusals', () => {
     const email = corpAddress('refused');
     const reasons = await refusedBy(shared.tenantId, async () => {
       const { location } = await roundTrip(shared, person(email), tweaks());
-      expectFailure(location);
+      expectSsoFailure(location);
     });
     expect(reasons).toEqual([reason]);
     const provisioned = await rows(svc.deps.database.db, sql`select 1 from users where email = ${email}`);
@@ -334,7 +320,7 @@ describe('refusals', () => {
   it('refuses the identity provider’s own refusal, recording its status codes', async () => {
     const denied = 'urn:oasis:names:tc:SAML:2.0:status:RequestDenied';
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await roundTrip(shared, person(corpAddress('denied')), { failStatus: denied })).location);
+      expectSsoFailure((await roundTrip(shared, person(corpAddress('denied')), { failStatus: denied })).location);
     });
     expect(reasons).toEqual(['idp_status_not_success']);
     const [event] = await rows<{ detail: string }>(
@@ -351,7 +337,7 @@ describe('refusals', () => {
         const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
         return xml.replace(assertion, assertion + assertion.replace(/ID="[^"]+"/, `ID="${samlId()}"`));
       };
-      expectFailure((await roundTrip(shared, person(corpAddress('double')), { tamper })).location);
+      expectSsoFailure((await roundTrip(shared, person(corpAddress('double')), { tamper })).location);
     });
     expect(reasons).toEqual(['multiple_assertions']);
   });
@@ -361,14 +347,14 @@ describe('refusals', () => {
       notOnOrAfter: new Date(svc.clock.now().getTime() - 30_000),
       signResponse: true,
     });
-    expect((await complete(codeOf(late.location))).status).toBe(200);
+    expect((await complete(ssoCodeOf(late.location))).status).toBe(200);
   });
 
   it('refuses a response posted twice (its request is answered)', async () => {
     const { browser, form, location } = await roundTrip(shared, person(corpAddress('twice')));
-    codeOf(location);
+    ssoCodeOf(location);
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await browser.submit(form)).location!);
+      expectSsoFailure((await browser.submit(form)).location!);
     });
     expect(reasons).toEqual(['unknown_request']);
   });
@@ -376,17 +362,17 @@ describe('refusals', () => {
   it('refuses an assertion id seen before, even in answer to a new request', async () => {
     const login = person(corpAddress('replay'));
     const assertionId = samlId();
-    codeOf((await roundTrip(shared, login, { assertionId })).location);
+    ssoCodeOf((await roundTrip(shared, login, { assertionId })).location);
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await roundTrip(shared, login, { assertionId })).location);
+      expectSsoFailure((await roundTrip(shared, login, { assertionId })).location);
     });
     expect(reasons).toEqual(['assertion_replayed']);
   });
 
   it('refuses a response to a request it never issued, and an unsolicited one', async () => {
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await roundTrip(shared, person(corpAddress('unknown')), { inResponseTo: samlId() })).location);
-      expectFailure((await roundTrip(shared, person(corpAddress('unsolicited')), { inResponseTo: null })).location);
+      expectSsoFailure((await roundTrip(shared, person(corpAddress('unknown')), { inResponseTo: samlId() })).location);
+      expectSsoFailure((await roundTrip(shared, person(corpAddress('unsolicited')), { inResponseTo: null })).location);
     });
     expect(reasons.sort()).toEqual(['unknown_request', 'unsolicited_response']);
   });
@@ -397,13 +383,13 @@ describe('refusals', () => {
     const form = await starter.signIn(start.body.authorization_url, person(corpAddress('lured')));
     const victim = new SamlBrowser(svc.url, idp);
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await victim.submit(form)).location!);
+      expectSsoFailure((await victim.submit(form)).location!);
       await victim.post('/api/v1/auth/sso/saml/start', { tenant_slug: shared.slug });
-      expectFailure((await victim.submit(form)).location!);
+      expectSsoFailure((await victim.submit(form)).location!);
     });
     expect(reasons.sort()).toEqual(['browser_not_bound', 'unknown_request']);
     // The request is still open for the browser that started it.
-    expect((await complete(codeOf((await starter.submit(form)).location!))).status).toBe(200);
+    expect((await complete(ssoCodeOf((await starter.submit(form)).location!))).status).toBe(200);
   });
 
   it('refuses a response to a request older than 10 minutes', async () => {
@@ -412,7 +398,7 @@ describe('refusals', () => {
     svc.clock.advance(10 * 60_000 + 1_000);
     const form = await browser.signIn(start.body.authorization_url, person(corpAddress('slow')));
     const reasons = await refusedBy(shared.tenantId, async () => {
-      expectFailure((await browser.submit(form)).location!);
+      expectSsoFailure((await browser.submit(form)).location!);
     });
     expect(reasons).toEqual(['unknown_request']);
   });
@@ -425,7 +411,7 @@ describe('refusals', () => {
     const form = await browser.signIn(start.body.authorization_url, login);
     expect(form.action).toBe(shared.sp.acs_url);
     const crossed = await refusedBy(beta.tenantId, async () => {
-      expectFailure((await browser.submit({ ...form, action: beta.sp.acs_url })).location!);
+      expectSsoFailure((await browser.submit({ ...form, action: beta.sp.acs_url })).location!);
     });
     expect(crossed).toEqual(['unknown_request']);
     // Even in answer to one of beta's own requests, an assertion made for the shared organization is refused.
@@ -445,13 +431,13 @@ describe('refusals', () => {
     };
     const misdirected = await refusedBy(beta.tenantId, async () => {
       const samlResponse = idp.responseFor(forAlpha, login, { destination: null });
-      expectFailure(
+      expectSsoFailure(
         (await browser.submit({ action: beta.sp.acs_url, fields: { SAMLResponse: samlResponse } })).location!,
       );
     });
     expect(misdirected).toEqual(['audience_mismatch']);
     // The shared organization's request is untouched by all this.
-    expect((await complete(codeOf((await browser.submit(form)).location!))).status).toBe(200);
+    expect((await complete(ssoCodeOf((await browser.submit(form)).location!))).status).toBe(200);
   });
 
   it('refuses a response carrying a DTD before parsing it', async () => {
@@ -465,7 +451,7 @@ describe('refusals', () => {
         action: shared.sp.acs_url,
         fields: { SAMLResponse: Buffer.from(xml).toString('base64') },
       });
-      expectFailure(posted.location!);
+      expectSsoFailure(posted.location!);
     });
     expect(reasons).toEqual(['dtd_refused']);
   });
@@ -487,7 +473,7 @@ describe('certificates', () => {
     const org = await samlOrganization({ idp_certificates: [SAML_IDP_CERTIFICATE, SAML_ROGUE_CERTIFICATE] });
     for (const key of ['idp', 'rogue'] as const) {
       const { location } = await roundTrip(org, person(corpAddress(`rotation-${key}`)), { key });
-      expect((await complete(codeOf(location))).status).toBe(200);
+      expect((await complete(ssoCodeOf(location))).status).toBe(200);
     }
     const rotated = await request(api('/tenants/sso/saml'), {
       method: 'PUT',
@@ -496,7 +482,7 @@ describe('certificates', () => {
     });
     expect(rotated.status, rotated.text).toBe(200);
     const reasons = await refusedBy(org.tenantId, async () => {
-      expectFailure((await roundTrip(org, person(corpAddress('retired')), { key: 'idp' })).location);
+      expectSsoFailure((await roundTrip(org, person(corpAddress('retired')), { key: 'idp' })).location);
     });
     expect(reasons).toEqual(['signature_invalid']);
   });

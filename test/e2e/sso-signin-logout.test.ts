@@ -7,13 +7,13 @@ import { request } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 import { ServiceBrowser } from '../support/social-browser.js';
+import { SSO_RETURN_URL } from '../support/sso-return.js';
 import { IdpBrowser, startUpstreamIdp, TEST_CA_FILE, type UpstreamIdp } from '../support/upstream-idp.js';
 
 /**
  * Part A 3 and 4.6: an organization's identity provider ends sessions (OpenID Connect Back-Channel Logout 1.0),
  * and requiring SSO ends the sessions members began another way. Against a real `oidc-provider` 8 over TLS.
  */
-const RETURN_URL = 'https://app.example.test/signed-in';
 const BCL_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 let svc: TestService;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   // Scope claims in the ID token this time (as most enterprise providers send them).
   idp = await startUpstreamIdp({ clients: [], claimsInIdToken: true });
   svc = await startService(
-    { EGRESS_TEST_ROUTES: idp.route, EGRESS_TEST_CA_FILE: TEST_CA_FILE, SIGN_IN_RETURN_URL: RETURN_URL },
+    { EGRESS_TEST_ROUTES: idp.route, EGRESS_TEST_CA_FILE: TEST_CA_FILE, SIGN_IN_RETURN_URL: SSO_RETURN_URL },
     { baseUrlIsListenAddress: true },
   );
 });

@@ -10,13 +10,13 @@ import { addMember, signUpOwner } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
 import { ServiceBrowser } from '../support/social-browser.js';
+import { expectSsoFailure, SSO_RETURN_URL, ssoCodeOf } from '../support/sso-return.js';
 import { IdpBrowser, startUpstreamIdp, TEST_CA_FILE, type UpstreamIdp } from '../support/upstream-idp.js';
 
 /**
  * Part A 4.6: sign-in through an organization's OpenID Connect identity provider, against a real `oidc-provider`
  * 8 over TLS (reached through the kernel's egress), with the browser on both sides keeping its cookies.
  */
-const RETURN_URL = 'https://app.example.test/signed-in';
 
 let svc: TestService;
 let idp: UpstreamIdp;
@@ -30,7 +30,7 @@ beforeAll(async () => {
     {
       EGRESS_TEST_ROUTES: idp.route,
       EGRESS_TEST_CA_FILE: TEST_CA_FILE,
-      SIGN_IN_RETURN_URL: RETURN_URL,
+      SIGN_IN_RETURN_URL: SSO_RETURN_URL,
       MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     },
     { baseUrlIsListenAddress: true },
@@ -87,21 +87,6 @@ const complete = (code: string, json: Record<string, unknown> = {}) =>
 
 const corpAddress = (label: string, domain = 'corp.example.com') => uniqueEmail(label, domain);
 
-/** The SSO code of a successful round trip. */
-function codeOf(location: URL): string {
-  expect(`${location.origin}${location.pathname}`).toBe(RETURN_URL);
-  expect(location.searchParams.get('sso_error')).toBeNull();
-  const code = location.searchParams.get('sso_code');
-  expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  return code!;
-}
-
-/** The generic failure: the app's page with `sso_error=true` and nothing else. */
-function expectFailure(location: URL) {
-  expect(`${location.origin}${location.pathname}`).toBe(RETURN_URL);
-  expect([...location.searchParams]).toEqual([['sso_error', 'true']]);
-}
-
 async function refusals(tenantId: string): Promise<string[]> {
   const found = await rows<{ reason: string }>(
     svc.deps.database.db,
@@ -113,7 +98,7 @@ async function refusals(tenantId: string): Promise<string[]> {
 
 async function signInThroughSso(org: { slug: string }, login: string) {
   const { location } = await roundTrip(org.slug, login);
-  const signedIn = await complete(codeOf(location));
+  const signedIn = await complete(ssoCodeOf(location));
   expect(signedIn.status, signedIn.text).toBe(200);
   const me = await request(api('/me'), { token: signedIn.body.access_token });
   expect(me.status, me.text).toBe(200);
@@ -249,7 +234,7 @@ describe('provisioning', () => {
     const domain = elsewhere.email.split('@')[1]!;
     const login = person({ email: elsewhere.email });
     const refused = await roundTrip(org.slug, login);
-    expectFailure(refused.location);
+    expectSsoFailure(refused.location);
     expect(await refusals(org.tenantId)).toContain('account_not_linkable');
     const memberships = await rows<{ n: number }>(
       svc.deps.database.db,
@@ -269,9 +254,9 @@ describe('provisioning', () => {
   it('refuses an address outside allowed_domains, and an address the provider says is not verified', async () => {
     const org = await ssoOrganization({ allowed_domains: ['corp.example.com'] });
     const outsider = await roundTrip(org.slug, person({ email: corpAddress('out', 'gmail.example.org') }));
-    expectFailure(outsider.location);
+    expectSsoFailure(outsider.location);
     const unverified = await roundTrip(org.slug, person({ email: corpAddress('unv'), email_verified: false }));
-    expectFailure(unverified.location);
+    expectSsoFailure(unverified.location);
     const reasons = await refusals(org.tenantId);
     expect(reasons).toContain('domain_not_allowed');
     expect(reasons).toContain('the provider says the email is not verified');
@@ -287,7 +272,7 @@ describe('provisioning', () => {
     const fifth = await signInThroughSso(org, person({ email: corpAddress('fifth') }));
     expect(fifth.me.tenant_id).toBe(org.tenantId);
     const { location } = await roundTrip(org.slug, person({ email: corpAddress('sixth') }));
-    expectFailure(location);
+    expectSsoFailure(location);
     expect(await refusals(org.tenantId)).toContain('seat_limit_reached');
   });
 
@@ -298,7 +283,7 @@ describe('provisioning', () => {
       sql`update memberships set status = 'suspended' where tenant_id = ${org.tenantId} and user_id = ${member.userId}`,
     );
     const { location } = await roundTrip(org.slug, person({ email: member.email }));
-    expectFailure(location);
+    expectSsoFailure(location);
     expect(await refusals(org.tenantId)).toContain('membership_inactive');
   });
 });
@@ -313,14 +298,14 @@ describe('the round trip is bound to its browser and its time', () => {
 
     // Login CSRF: the callback URL lured into another browser signs nobody in there.
     const other = await new ServiceBrowser(svc.url).open(callback);
-    expectFailure(other.location!);
+    expectSsoFailure(other.location!);
     const tampered = new URL(callback);
     tampered.searchParams.set('state', `${tampered.searchParams.get('state')!.slice(0, -2)}AA`);
-    expectFailure((await browser.open(tampered.toString())).location!);
+    expectSsoFailure((await browser.open(tampered.toString())).location!);
 
     // The right browser: works once, and the state is spent.
-    codeOf((await browser.open(callback)).location!);
-    expectFailure((await browser.open(callback)).location!);
+    ssoCodeOf((await browser.open(callback)).location!);
+    expectSsoFailure((await browser.open(callback)).location!);
   });
 
   it('refuses another organization’s callback for the flow (tenant isolation)', async () => {
@@ -332,9 +317,9 @@ describe('the round trip is bound to its browser and its time', () => {
       await new IdpBrowser(idp.port).signIn(start.body.authorization_url, person({ email: corpAddress('iso') })),
     );
     const elsewhere = new URL(callback.toString().replace(org.tenantId, other.tenantId));
-    expectFailure((await browser.open(elsewhere.toString())).location!);
-    expectFailure((await browser.open(callback.toString().replace(org.tenantId, 'not-a-uuid'))).location!);
-    codeOf((await browser.open(callback.toString())).location!);
+    expectSsoFailure((await browser.open(elsewhere.toString())).location!);
+    expectSsoFailure((await browser.open(callback.toString().replace(org.tenantId, 'not-a-uuid'))).location!);
+    ssoCodeOf((await browser.open(callback.toString())).location!);
   });
 
   it('refuses a round trip that took longer than 10 minutes', async () => {
@@ -347,7 +332,7 @@ describe('the round trip is bound to its browser and its time', () => {
     );
     svc.clock.advance(10 * 60_000 + 1000);
     try {
-      expectFailure((await browser.open(callback)).location!);
+      expectSsoFailure((await browser.open(callback)).location!);
       expect(await refusals(org.tenantId)).toContain('round trip took longer than 10 minutes');
     } finally {
       svc.clock.set(new Date());
@@ -362,7 +347,7 @@ describe('the round trip is bound to its browser and its time', () => {
     const back = await browser.open(
       `${svc.url}/api/v1/auth/sso/oidc/${org.tenantId}/callback?error=access_denied&state=${state}`,
     );
-    expectFailure(back.location!);
+    expectSsoFailure(back.location!);
   });
 });
 
@@ -370,7 +355,7 @@ describe('complete', () => {
   it('is single use: a replayed code is 401, like an unknown one', async () => {
     const org = shared;
     const { location } = await roundTrip(org.slug, person({ email: corpAddress('once') }));
-    const code = codeOf(location);
+    const code = ssoCodeOf(location);
     expect((await complete(code)).status).toBe(200);
     const replayed = await complete(code);
     expect(replayed.status).toBe(401);
@@ -385,7 +370,7 @@ describe('complete', () => {
     const { location } = await roundTrip(org.slug, person({ email: corpAddress('late') }));
     svc.clock.advance(61_000);
     try {
-      expect((await complete(codeOf(location))).status).toBe(401);
+      expect((await complete(ssoCodeOf(location))).status).toBe(401);
     } finally {
       svc.clock.set(new Date());
     }
@@ -397,7 +382,7 @@ describe('complete', () => {
     const first = await roundTrip(org.slug, person({ email: corpAddress('dpop') }));
     const url = api('/auth/sso/complete');
     const bound = await request(url, {
-      json: { code: codeOf(first.location) },
+      json: { code: ssoCodeOf(first.location) },
       headers: { dpop: await key.proof('POST', url, { now: svc.clock.now() }) },
     });
     expect(bound.status, bound.text).toBe(200);
@@ -406,7 +391,7 @@ describe('complete', () => {
     expect(asBearer.status).toBe(401);
 
     const second = await roundTrip(org.slug, person({ email: corpAddress('cookie') }));
-    const cookie = await complete(codeOf(second.location), { use_cookie: true });
+    const cookie = await complete(ssoCodeOf(second.location), { use_cookie: true });
     expect(cookie.status).toBe(200);
     expect(cookie.body.refresh_token).toBeNull();
     expect(cookie.headers.get('set-cookie')).toMatch(/svc_refresh=.*HttpOnly/i);
@@ -430,7 +415,7 @@ describe('complete', () => {
     await svc.deps.database.db.execute(sql`update tenants set sso_required = true where id = ${org.tenantId}`);
     try {
       const { location } = await roundTrip(org.slug, login);
-      const challenged = await complete(codeOf(location));
+      const challenged = await complete(ssoCodeOf(location));
       expect(challenged.status).toBe(200);
       expect(challenged.body).toEqual({ mfa_required: true, mfa_token: expect.any(String) });
       const answered = await request(api('/mfa/challenge'), {
@@ -457,7 +442,7 @@ describe('complete', () => {
     await svc.deps.database.db.execute(
       sql`update memberships set status = 'suspended' where tenant_id = ${org.tenantId} and user_id = ${member.userId}`,
     );
-    expect((await complete(codeOf(location))).status).toBe(401);
+    expect((await complete(ssoCodeOf(location))).status).toBe(401);
   });
 });
 
