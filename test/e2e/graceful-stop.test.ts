@@ -1,4 +1,5 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
@@ -51,5 +52,47 @@ describe('stopping a node', () => {
     });
     await node.close();
     expect(await sessionsOf(owner.userId)).toBe(before + 1);
+  });
+
+  it('closes a keep-alive connection once its request in progress is answered, so the stop does not wait for the client', async () => {
+    const owner = await signUpOwner(svc.url);
+    const node = await startSecondNode(svc);
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const answered = new Promise<IncomingMessage>((resolve, reject) => {
+        const req = httpRequest(`${node.url}/api/v1/auth/login`, {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json' },
+        });
+        req.on('response', resolve);
+        req.on('error', reject);
+        req.end(JSON.stringify({ email: owner.email, password: owner.password, tenant_slug: owner.slug }));
+      });
+      // The password check takes longer than this: the stop begins while the sign-in runs.
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      const stopped = node.close();
+      const response = await answered;
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.connection).toBe('close');
+      response.resume();
+      await new Promise((resolve) => response.socket.once('close', resolve));
+      await stopped;
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('closes a connection that has sent nothing yet (a pre-connect) instead of waiting for its client', async () => {
+    const node = await startSecondNode(svc);
+    const { port } = new URL(node.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const closed = new Promise<boolean>((resolve) => socket.once('close', resolve));
+    socket.on('error', () => undefined);
+    await node.close();
+    await closed;
+    expect(socket.bytesRead).toBe(0);
+    expect(socket.destroyed).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, OAuthError, ScimError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
@@ -63,6 +64,31 @@ function drainHandlersOnClose(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Closing the server ends the idle keep-alive connections only. Two kinds would keep the stop waiting for their
+ * client: a connection that has sent nothing yet (a browser's or a load balancer's pre-connect), which is
+ * closed, and one whose request is in progress, whose answer now ends it.
+ */
+function closeConnectionsOnClose(app: FastifyInstance): void {
+  const open = new Set<Socket>();
+  let closing = false;
+  app.server.on('connection', (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const socket of open) if (socket.bytesRead === 0) socket.destroy();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+}
+
 /** The error model, JSON parsing, 404s and request ids: every response of the service goes through here. */
 export function registerHttpKernel(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -79,6 +105,7 @@ export function registerHttpKernel(app: FastifyInstance): void {
   });
 
   drainHandlersOnClose(app);
+  closeConnectionsOnClose(app);
 
   // An unknown path answers before its body is read: oversized or malformed bodies change nothing, so a
   // dormant surface (refused in onRequest too) is indistinguishable from a path that does not exist.
