@@ -64,6 +64,23 @@ describe('GET /.well-known/jwks.json and key rotation', () => {
     expect((await request(`${svc.url}/api/v1/me`, { token: tokenOfNewKey })).status).toBe(200);
   });
 
+  it('a token accepted before is refused once it expires, and an altered copy of it is refused', async () => {
+    const me = `${svc.url}/api/v1/me`;
+    const token = await accessToken();
+    expect((await request(me, { token })).status).toBe(200);
+    const [header, payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+    const longer = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 3600 })).toString('base64url');
+    expect((await request(me, { token: `${header}.${longer}.${signature}` })).status).toBe(401);
+    svc.clock.advance(901_000);
+    try {
+      expect((await request(me, { token })).status).toBe(401);
+    } finally {
+      svc.clock.advance(-901_000);
+    }
+    expect((await request(me, { token })).status).toBe(200);
+  });
+
   it('another node verifies tokens of the promoted key at once and signs with it within a minute', async () => {
     const other = await startSecondNode(svc);
     try {

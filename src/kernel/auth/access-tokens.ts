@@ -1,10 +1,12 @@
-import type { JWTPayload } from 'jose';
+import { decodeProtectedHeader, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
 import type { Keyring } from '../crypto/index.js';
 import { newId } from '../ids.js';
 
 export const ACCESS_TOKEN_ISSUER = 'svc-auth';
 export const ACCESS_TOKEN_AUDIENCE = 'svc-services';
+/** Verified tokens each node remembers (about 1 KB each); the oldest is forgotten first. */
+const VERIFIED_TOKENS_KEPT = 20_000;
 
 /** Claims of our access tokens (Part A 2.11). Not contract for clients: they may change in any release. */
 export interface AccessClaims {
@@ -67,6 +69,15 @@ export interface AccessTokens {
 
 export function createAccessTokens(deps: { keyring: Keyring; clock: Clock; ttlSeconds: number }): AccessTokens {
   const { keyring, clock } = deps;
+  /**
+   * Tokens whose signature and claims verified, by their exact text: a client presents one token for many requests
+   * over its lifetime, and checking the signature again would give the same answer. An entry serves only while
+   * the token has not expired and its signing key is still published (a retired key's tokens are refused as
+   * soon as this node's key set says so, exactly as without the cache). Revocation is not a property of the
+   * token: the session, epoch and membership are still read on every request. Only successes are kept, so a
+   * forged or altered token is always checked in full.
+   */
+  const verified = new Map<string, { claims: AccessClaims; audience: string; kid: string }>();
   /** One signing path for every kind of access token: same issuer, lifetime rule, `typ` and fresh `jti`. */
   async function sign(claims: object, options: { ttlSeconds?: number; audience?: string }) {
     const ttl = options.ttlSeconds ?? deps.ttlSeconds;
@@ -85,16 +96,33 @@ export function createAccessTokens(deps: { keyring: Keyring; clock: Clock; ttlSe
     issue: (claims, options = {}) => sign(claims, options),
     issueClientToken: (claims, options = {}) => sign(claims, options),
     async verify(token, options = {}) {
+      const audience = options.audience ?? ACCESS_TOKEN_AUDIENCE;
+      const known = verified.get(token);
+      if (known) {
+        if (
+          known.audience === audience &&
+          known.claims.exp * 1000 > clock.now().getTime() &&
+          keyring.trusts(known.kid)
+        ) {
+          return known.claims;
+        }
+        verified.delete(token);
+      }
       const payload = await keyring.verify(token, {
         issuer: ACCESS_TOKEN_ISSUER,
-        audience: options.audience ?? ACCESS_TOKEN_AUDIENCE,
+        audience,
         typ: 'at+jwt',
         requiredClaims: ['sub', 'tid', 'sid', 'exp', 'iat'],
       });
       if (typeof payload.ep !== 'number' || (payload.act !== 'human' && payload.act !== 'agent')) {
         throw new Error('malformed access token');
       }
-      return payload as unknown as AccessClaims;
+      // Shared by every request that presents the token: nobody may change it.
+      if (payload.cnf) Object.freeze(payload.cnf);
+      const claims = Object.freeze(payload) as unknown as AccessClaims;
+      if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+      verified.set(token, { claims, audience, kid: decodeProtectedHeader(token).kid! });
+      return claims;
     },
   };
 }

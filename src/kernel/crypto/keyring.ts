@@ -24,6 +24,8 @@ export interface Keyring {
   sign(payload: JWTPayload, options?: { typ?: string }): Promise<string>;
   /** Verifies an RS256 JWT against the published keys; an unknown `kid` triggers one reload. */
   verify(token: string, options: JWTVerifyOptions): Promise<JWTPayload>;
+  /** Whether tokens signed by `kid` still verify: the key is published (previous, active or next). */
+  trusts(kid: string): boolean;
   /** At most three public keys: previous (still verifying), active, next (staged). */
   jwks(): { keys: PublicJwk[] };
   /** next -> active, active -> previous, previous -> retired, and a new next is staged. */
@@ -134,6 +136,7 @@ export function createKeyring(deps: { transactions: Transactions; secretKey: Buf
       );
       return payload;
     },
+    trusts: (kid) => verifying.has(kid),
     jwks: () => ({ keys: published }),
     async rotate() {
       const result = await transactions.system(async (tx) => {
