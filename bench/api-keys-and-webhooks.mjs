@@ -10,7 +10,7 @@
 //    them to a TLS receiver on loopback (egress test route, SVC_ENV=test); rate = deliveries between the
 //    first and the last received.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,6 +31,7 @@ import {
   stopAllChildren,
   stopChild,
   summarize,
+  svcCommand,
   waitForHttp,
   waitQuiet,
 } from './util.mjs';
@@ -97,8 +98,7 @@ function serviceEnv(port, receiverPort) {
 }
 
 async function startService(args, receiverPort) {
-  const main = join(ROOT, 'dist', 'main.js');
-  if (!existsSync(main)) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const main = svcCommand(ROOT);
   const port = await freePort();
   const handle = startChild(args[0], process.execPath, [main, ...args], {
     cwd: ROOT,

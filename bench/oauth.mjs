@@ -11,7 +11,7 @@
 // The organization's per-client allowance is negotiated up (operator setting oauth.client_requests_per_5min)
 // so the plan's 60 per 5 minutes does not cut the load short.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ import {
   stopAllChildren,
   stopChild,
   summarize,
+  svcCommand,
   waitForHttp,
   waitQuiet,
 } from './util.mjs';
@@ -58,8 +59,7 @@ let schemaCreated = false;
 const ownerSql = (statement) => runOwnerSql({ databaseUrl, schema, dataDir }, statement);
 
 async function startService() {
-  const main = join(ROOT, 'dist', 'main.js');
-  if (!existsSync(main)) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const main = svcCommand(ROOT);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = {

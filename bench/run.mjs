@@ -3,7 +3,7 @@
 // `npm run bench` (builds first). Prints ONE JSON document on stdout; progress goes to stderr.
 // See docs/benchmarks.md for what is measured, why, and the knobs (BENCH_* environment variables).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ import {
   stopAllChildren,
   stopChild,
   summarize,
+  svcCommand,
   waitForHttp,
   waitQuiet,
 } from './util.mjs';
@@ -87,8 +88,7 @@ let server;
 let bare;
 
 async function startService() {
-  const main = join(ROOT, 'dist', 'main.js');
-  if (!existsSync(main)) throw new Error('dist/main.js is missing: run `npm run build` (npm run bench does)');
+  const main = svcCommand(ROOT);
   const port = await freePort();
   const env = {
     ...baseEnv(),

@@ -1,7 +1,7 @@
 // Helpers for bench/run.mjs: logging, child processes, ports, HTTP, autocannon, CPU accounting.
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -410,10 +410,22 @@ export async function presignProofs(sessions, count, method, htu, loadSeconds) {
 /** The child's environment: only what the service needs, so a developer's shell does not leak in. */
 export function baseEnv() {
   const env = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT']) {
+  // UV_THREADPOOL_SIZE: the launcher sizes the thread pool to the CPUs unless it is set (bin/svc.cjs).
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT', 'UV_THREADPOOL_SIZE']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   return env;
+}
+
+/**
+ * The `svc` command as operators run it: the launcher (bin/svc.cjs), which sizes the thread pool before loading
+ * the built CLI. Throws when the build is missing.
+ */
+export function svcCommand(root) {
+  if (!existsSync(join(root, 'dist', 'main.js'))) {
+    throw new Error('dist/main.js is missing: run `npm run build` (npm run bench does)');
+  }
+  return join(root, 'bin', 'svc.cjs');
 }
 
 /**
