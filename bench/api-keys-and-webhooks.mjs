@@ -9,6 +9,7 @@
 // 2. Webhook deliveries per second: events are queued with the workers off, then `svc worker` alone drains
 //    them to a TLS receiver on loopback (egress test route, SVC_ENV=test); rate = deliveries between the
 //    first and the last received.
+import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';

@@ -2,6 +2,7 @@
 // Throughput benchmark of the hot authentication endpoints against their raw ceilings, in one run.
 // `npm run bench` (builds first). Prints ONE JSON document on stdout; progress goes to stderr.
 // See docs/benchmarks.md for what is measured, why, and the knobs (BENCH_* environment variables).
+import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

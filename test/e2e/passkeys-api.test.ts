@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { request } from '../support/http.js';
 import { startService, type TestService } from '../support/service.js';
-import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
+import { type Cbor, cbor, SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import { accountsHarness, freshIp, shape } from './accounts-support.js';
 
 /** The relying party comes from BASE_URL: RP ID its host name, expected origin its origin. */
@@ -78,7 +79,13 @@ describe('registration (Part A 4.3)', () => {
     expect(res.body.challenge).toMatch(/^[A-Za-z0-9_-]{32,}$/);
     expect(res.body.timeout).toBe(300_000);
     expect(res.body.excludeCredentials).toEqual([]);
-    expect(res.body.pubKeyCredParams.map((p: { alg: number }) => p.alg)).toContain(-7);
+    // EdDSA, ES256, RS256 on every Node: Node 24's Web Crypto knows ML-DSA-44, which SimpleWebAuthn would otherwise
+    // offer first, and a credential of it could not be verified by a node on Node 20 (docs/passkeys.md).
+    expect(res.body.pubKeyCredParams).toEqual([
+      { alg: -8, type: 'public-key' },
+      { alg: -7, type: 'public-key' },
+      { alg: -257, type: 'public-key' },
+    ]);
     const [stored] = await rows<{ purpose: string; user_id: string; ttl: number }>(
       db(),
       sql`select purpose, user_id, extract(epoch from expires_at - created_at)::int as ttl
@@ -198,6 +205,26 @@ describe('registration (Part A 4.3)', () => {
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/already registered/);
     expect((await list(token)).body).toHaveLength(1);
+  });
+
+  it('400 for a key of an algorithm the options did not offer, such as ML-DSA-44, on every Node', async () => {
+    // On Node 24 SimpleWebAuthn would accept ML-DSA-44 by default; a node on Node 20 could not verify its assertions.
+    const token = (await signUp()).tokens.access_token;
+    const options = (await creationOptions(token)).body;
+    const mlDsa44 = cbor(
+      new Map<number, Cbor>([
+        [1, 7], // kty: AKP (draft-ietf-cose-dilithium)
+        [3, -48], // alg: ML-DSA-44
+        [-1, randomBytes(1312)], // pub: an ML-DSA-44 public key is 1312 bytes (FIPS 204)
+      ]),
+    );
+    const res = await registerWith(
+      token,
+      new SoftwareAuthenticator(BASE).createCredential(options, { publicKey: mlDsa44 }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe('Invalid, expired or replayed passkey registration');
+    expect((await list(token)).body).toEqual([]);
   });
 });
 

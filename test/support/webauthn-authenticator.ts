@@ -6,7 +6,7 @@ import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } fr
  * what a browser's `PublicKeyCredential.toJSON()` sends (W3C WebAuthn Level 3, sections 5.2 and 6.1).
  */
 
-type Cbor = number | string | Uint8Array | Map<number | string, Cbor> | { [key: string]: Cbor };
+export type Cbor = number | string | Uint8Array | Map<number | string, Cbor> | { [key: string]: Cbor };
 
 function head(major: number, length: number): Buffer {
   if (length < 24) return Buffer.from([(major << 5) | length]);
@@ -97,19 +97,23 @@ export class SoftwareAuthenticator {
   /** `navigator.credentials.create()` for creation options as the service sends them. */
   createCredential(
     options: { challenge: string; rp: { id?: string }; user: { id: string } },
-    overrides: CeremonyOverrides & { counter?: number; credentialId?: string } = {},
+    overrides: CeremonyOverrides & { counter?: number; credentialId?: string; publicKey?: Buffer } = {},
   ) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const cose = cbor(
-      new Map<number, Cbor>([
-        [1, 2], // kty: EC2
-        [3, -7], // alg: ES256
-        [-1, 1], // crv: P-256
-        [-2, Buffer.from(jwk.x!, 'base64url')],
-        [-3, Buffer.from(jwk.y!, 'base64url')],
-      ]),
-    );
+    // A chosen COSE public key instead (this credential then cannot sign assertions): attestation `none` carries no
+    // signature, so a key of any algorithm reaches the service's algorithm check.
+    const cose =
+      overrides.publicKey ??
+      cbor(
+        new Map<number, Cbor>([
+          [1, 2], // kty: EC2
+          [3, -7], // alg: ES256
+          [-1, 1], // crv: P-256
+          [-2, Buffer.from(jwk.x!, 'base64url')],
+          [-3, Buffer.from(jwk.y!, 'base64url')],
+        ]),
+      );
     const id = overrides.credentialId ? Buffer.from(overrides.credentialId, 'base64url') : randomBytes(32);
     const counter = overrides.counter ?? 0;
     const idLength = Buffer.alloc(2);

@@ -14,6 +14,14 @@ import type { AccountService, SecurityNotices } from '../accounts/index.js';
 import { CEREMONY_TTL_MS, challengeOf, passkeyName, type RelyingParty, userHandleOf } from './relying-party.js';
 import * as store from './store.js';
 
+/**
+ * COSE algorithms of the keys a passkey may have: EdDSA, ES256, RS256 (WebAuthn Level 3, 5.8.3), whatever Node the
+ * node runs. Left to its default, SimpleWebAuthn also offers ML-DSA-44 first (and accepts it) when the runtime's Web
+ * Crypto knows it, as Node 24's does (experimentally) and Node 20's does not: such a passkey could not be checked by
+ * a node still on Node 20, nor after going back to it (docs/passkeys.md).
+ */
+const PASSKEY_ALGORITHMS = [-8, -7, -257];
+
 /** One answer for every registration the service cannot accept (Part A 4.3: invalid, expired or replayed). */
 export const INVALID_CEREMONY = 'Invalid, expired or replayed passkey registration';
 
@@ -94,6 +102,7 @@ export function createPasskeyRegistration(deps: {
         attestationType: 'none',
         excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: c.transports })),
         authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+        supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       });
       const now = clock.now();
       await transactions.system(async (tx) => {
@@ -138,6 +147,7 @@ export function createPasskeyRegistration(deps: {
           expectedRPID: rp.id,
           // Verification was asked as "preferred": an authenticator without it may still register.
           requireUserVerification: false,
+          supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
         });
         if (!result.verified) throw badRequest(INVALID_CEREMONY);
         info = result.registrationInfo;
