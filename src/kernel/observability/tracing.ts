@@ -46,8 +46,9 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
         registerOnInitialization: true,
         ignorePaths: (route) => UNTRACED.has(route.url),
       }),
-      // Statement text only, never the values bound to it (they carry emails, token hashes…).
-      new pg.PgInstrumentation({ enhancedDatabaseReporting: false }),
+      // Statement text only, never the values bound to it (they carry emails, token hashes…); and only inside a
+      // traced request, so the workers' polls every second and the start's migrations make no traces of their own.
+      new pg.PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
     ],
   });
   return { shutdown: () => provider.shutdown() };
