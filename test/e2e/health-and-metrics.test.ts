@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { startService, type TestService } from '../support/service.js';
+import { startWebhookReceiver, TEST_CA_FILE, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { accountsHarness } from './accounts-support.js';
 
 /** `/healthz`, `/readyz` and `/metrics` (docs/operating.md, "Health and metrics"). */
@@ -10,14 +11,21 @@ import { accountsHarness } from './accounts-support.js';
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const lines: string[] = [];
 let svc: TestService;
+let receiver: WebhookReceiver;
 beforeAll(async () => {
+  receiver = await startWebhookReceiver();
   svc = await startService(
-    { TRUST_PROXY: 'true', METRICS_TOKEN, LOG_LEVEL: 'info' },
+    {
+      ...{ TRUST_PROXY: 'true', METRICS_TOKEN, LOG_LEVEL: 'info' },
+      EGRESS_TEST_ROUTES: `secure.example.test=127.0.0.1:${receiver.port}`,
+      EGRESS_TEST_CA_FILE: TEST_CA_FILE,
+    },
     { onLogLine: (line) => lines.push(line) },
   );
 });
 afterAll(async () => {
   await svc?.close();
+  await receiver?.close();
 });
 
 const { api, signUp, logIn, refresh } = accountsHarness(() => svc);
@@ -140,6 +148,38 @@ describe('metrics', () => {
     await request(`${svc.url}/no/such/path/${Math.random()}`);
     const after = (await scrape(`${svc.url}/metrics`, METRICS_TOKEN)).text;
     expect(sample(after, 'svc_http_requests_total{route="unmatched",method="GET",status_code="404"}')).toBe(1);
+  });
+
+  it('counts webhook deliveries by outcome, the delivery queue and how far the workers are behind', async () => {
+    const { tokens } = await signUp();
+    const subscribe = async (path: string) => {
+      const res = await request(api('/tenants/webhooks'), {
+        token: tokens.access_token,
+        json: { url: receiver.url(path), event_types: ['apikey.issued'] },
+      });
+      expect(res.status, res.text).toBe(201);
+    };
+    await subscribe('/m-ok');
+    await subscribe('/m-down');
+    receiver.respond('/m-down', 503);
+    const issued = await request(api('/tenants/api-keys'), {
+      token: tokens.access_token,
+      json: { label: 'm', scopes: [] },
+    });
+    expect(issued.status, issued.text).toBe(201);
+    await svc.deps.webhooks.runOnce();
+    await receiver.waitFor(1, '/m-ok');
+    let text = (await scrape(`${svc.url}/metrics`, METRICS_TOKEN)).text;
+    expect(sample(text, 'svc_webhook_deliveries_total{outcome="delivered"}')).toBe(1);
+    expect(sample(text, 'svc_webhook_deliveries_total{outcome="retrying"}')).toBe(1);
+    // The retry waits for its time: queued, not yet due, so the workers are not behind.
+    expect(sample(text, 'svc_queue_depth{queue="webhook_delivery"}')).toBe(1);
+    expect(sample(text, 'svc_worker_job_lag_seconds{queue="webhook_delivery"}')).toBe(0);
+    // An hour later, with no worker running, the retry has waited about that long past its due time.
+    svc.clock.advance(3_600_000);
+    text = (await scrape(`${svc.url}/metrics`, METRICS_TOKEN)).text;
+    expect(sample(text, 'svc_worker_job_lag_seconds{queue="webhook_delivery"}')).toBeGreaterThan(3_000);
+    expect(sample(text, 'svc_worker_job_lag_seconds{queue="webhook_delivery"}')).toBeLessThanOrEqual(3_600);
   });
 
   it('serves /metrics on METRICS_PORT only (no token needed there), and not on the service port', async () => {
