@@ -19,4 +19,17 @@ if (!existsSync(main)) {
   console.error('svc: not built yet; run `npm run build` (npm start builds too)');
   process.exit(1);
 }
-import(pathToFileURL(main).href);
+// OpenTelemetry patches modules as they load: tracing starts before the service's first module is imported, and
+// only when an OTLP endpoint is configured (its packages are not loaded otherwise; docs/operating.md).
+const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+  ? import(pathToFileURL(join(__dirname, '..', 'dist', 'kernel', 'observability', 'tracing.js')).href).then((module) =>
+      module.startTracing(),
+    )
+  : Promise.resolve();
+tracing.then(
+  () => import(pathToFileURL(main).href),
+  (error) => {
+    console.error(`svc: OpenTelemetry tracing could not start (OTEL_EXPORTER_OTLP_ENDPOINT is set): ${error.message}`);
+    process.exit(1);
+  },
+);

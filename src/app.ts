@@ -26,6 +26,13 @@ import { newId } from './kernel/ids.js';
 import { createLimiter, type Limiter } from './kernel/limits/index.js';
 import { createMailer, type Mailer } from './kernel/mail/index.js';
 import { createDns, createEgress, type Dns, type Egress } from './kernel/net/index.js';
+import {
+  createMetrics,
+  createReadiness,
+  type Metrics,
+  type Readiness,
+  registerObservability,
+} from './kernel/observability/index.js';
 import { createPersonalDataRegistry, type PersonalDataRegistry } from './kernel/personal-data.js';
 import {
   type AccountService,
@@ -88,6 +95,9 @@ export interface Deps {
   mailer: Mailer;
   dns: Dns;
   egress: Egress;
+  /** Prometheus metrics of this app instance (its own registry) and the readiness checks of `/readyz`. */
+  metrics: Metrics;
+  readiness: Readiness;
   /** Each module that stores personal data registers its export and erasure here (privacy rights). */
   personalData: PersonalDataRegistry;
   organizations: OrganizationService;
@@ -191,12 +201,18 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     pglite: options.pglite,
   });
   const closers: Array<() => Promise<void>> = [() => database.close()];
+  const metrics = createMetrics();
   try {
     await migrate(database);
     const transactions = createTransactions(database.db);
     await initAuditChain(transactions);
     const keyring = createKeyring({ transactions, secretKey: resolveSecretKey(config), clock });
     await keyring.init();
+    const readiness = createReadiness({
+      ...{ database, redisUrl: config.redisUrl, logger },
+      signingKeysLoaded: () => keyring.jwks().keys.length > 0,
+    });
+    closers.push(() => readiness.close());
     const accessTokens = createAccessTokens({ keyring, clock, ttlSeconds: config.accessTokenTtlSeconds });
     const live = createLiveStream({ redisUrl: config.redisUrl, channel: `svc:${config.databaseSchema}:events` });
     closers.push(() => live.close());
@@ -215,15 +231,20 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const personalData = createPersonalDataRegistry();
     const organizations = createOrganizationService({ clock });
     const settings = createSettingsService({ transactions, events, clock });
-    const sessions = createSessionService({ transactions, accessTokens, events, clock });
+    const sessions = createSessionService({ transactions, accessTokens, events, clock, metrics });
     const authState = await createAuthStateListener(database, transactions);
     const sessionStateCache = createSessionStateCache(authState);
     const apiKeys = await createApiKeys({ svcEnv: config.env, authState, transactions, events, clock, personalData });
     closers.push(() => apiKeys.close());
-    const webhooks = createWebhooks({ transactions, clock, egress, limiter, secretKey: resolveSecretKey(config) });
+    const webhooks = createWebhooks({
+      ...{ transactions, clock, egress, limiter, metrics },
+      secretKey: resolveSecretKey(config),
+    });
     const oauthClients = createOAuthClients({ transactions, events, clock });
     const notify = createSecurityNotices({ config, mailer, clock, logger });
-    const mfa = createMfaService({ config, transactions, sessions, events, clock, limiter, notify, personalData });
+    const mfa = createMfaService({
+      ...{ config, transactions, sessions, events, clock, limiter, notify, personalData, metrics },
+    });
     const accounts = createAccountService({
       config,
       transactions,
@@ -237,6 +258,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mailer,
       settings,
       logger,
+      metrics,
     });
     const dpop = createDpopVerifier({
       clock,
@@ -256,7 +278,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     const openIdProvider = createOpenIdProvider({
       ...{ config, transactions, events, clock, limiter, keyring, accessTokens, dpop, egress, sessions, logger },
-      ...{ authState, personalData },
+      ...{ authState, personalData, metrics },
       secretKey: resolveSecretKey(config),
     });
     const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });
@@ -291,11 +313,17 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mfaEnabled: mfa.isEnabled,
       relyingParty: sso.relyingParty,
     });
+    const pool = (database.db as unknown as { $client?: unknown }).$client;
+    if (database.kind === 'pg' && pool) metrics.watchPool(pool as Parameters<Metrics['watchPool']>[0]);
+    metrics.watchQueue('webhook_delivery', () => webhooks.queueStats());
+    metrics.watchQueue('webhook_outbox', () => webhooks.outboxStats());
     return {
       config,
       logger,
       clock,
       database,
+      metrics,
+      readiness,
       transactions,
       keyring,
       accessTokens,
@@ -383,6 +411,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       deps.scim.resolver,
     ],
   });
+  registerObservability(app, { config, metrics: deps.metrics, readiness: deps.readiness });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
   registerAccountRoutes(app, { accounts: deps.accounts, sessions: deps.sessions, dpop: deps.dpop });
   registerMfaRoutes(app, { mfa: deps.mfa, dpop: deps.dpop });

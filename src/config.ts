@@ -48,6 +48,14 @@ export interface Config {
   };
   /** The app's page a social or SSO round trip returns to, with its one-time completion code or error flag. */
   signInReturnUrl: string;
+  /** Observability (docs/operating.md): who may read `/metrics`, and where. */
+  metrics: {
+    /** `Authorization: Bearer <token>` opens `/metrics` on the service's port. */
+    token: string | undefined;
+    /** A second listener that serves only `/metrics` (open unless a token is set too). */
+    port: number | undefined;
+    host: string;
+  };
   egressTest: {
     /** host name -> loopback `host:port`, honoured only when SVC_ENV=test. */
     routes: Map<string, { host: string; port: number }>;
@@ -118,6 +126,16 @@ function hostPort(value: string, name: string): { host: string; port: number } {
   const match = /^(\[[0-9a-f:.]+\]|[^:\s]+):(\d{1,5})$/i.exec(value.trim());
   if (!match || Number(match[2]) > 65535) throw new ConfigError(`${name}: "${value}" is not host:port`);
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+}
+
+/** METRICS_TOKEN, METRICS_PORT, METRICS_HOST: neither token nor port leaves `/metrics` unexposed (404). */
+function metricsConfig(env: Env, host: string): Config['metrics'] {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{16,512}$/.test(token)) {
+    throw new ConfigError('METRICS_TOKEN: expected at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -');
+  }
+  const port = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  return { token, port, host: env.METRICS_HOST || host };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -223,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     social,
     signInReturnUrl: url(env, 'SIGN_IN_RETURN_URL', ['https:', 'http:']) ?? `${baseUrl}/`,
+    metrics: metricsConfig(env, host),
     egressTest: { routes, caFile, ca },
   };
 }

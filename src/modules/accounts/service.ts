@@ -8,6 +8,7 @@ import { conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/
 import { newId } from '../../kernel/ids.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
+import type { Metrics } from '../../kernel/observability/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import type { OrganizationService } from '../organizations/index.js';
 import type { SettingsService } from '../settings/index.js';
@@ -75,6 +76,7 @@ export function createAccountService(deps: {
   mailer: Mailer;
   settings: SettingsService;
   logger: { warn(obj: object, msg: string): void };
+  metrics?: Pick<Metrics, 'signIn'>;
 }) {
   const { config, transactions, organizations, sessions, events, limiter, clock, settings } = deps;
   deps.personalData.add(accountPersonalData({ clock }));
@@ -203,6 +205,7 @@ export function createAccountService(deps: {
             }
           })().catch((error: Error) => deps.logger.warn({ err: error.message }, 'login throttle event not recorded'));
         }
+        deps.metrics?.signIn('pwd', 'throttled');
         throw throttled(byIp.allowed ? byAccount : byIp);
       }
       const usable = mayUseAccount(subject) && subject.passwordHash;
@@ -216,6 +219,7 @@ export function createAccountService(deps: {
         ]);
         // Not awaited: the answer must take as long for an unknown account as for a known one.
         if (subject) void this.recordFailure(subject.tenantId, subject.userId).catch(() => undefined);
+        deps.metrics?.signIn('pwd', 'failure');
         throw unauthorized(INVALID_CREDENTIALS);
       }
       // Checked only after the password verifies, so it reveals nothing to a guesser; owners pass (break-glass).

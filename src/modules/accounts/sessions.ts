@@ -5,6 +5,7 @@ import type { Queryable, Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
+import type { Metrics } from '../../kernel/observability/index.js';
 import * as store from './store.js';
 
 /** Part A 2.1. `refresh_token` is null in cookie mode (the token then travels only as a cookie). */
@@ -131,6 +132,7 @@ export function createSessionService(deps: {
   accessTokens: AccessTokens;
   events: Events;
   clock: Clock;
+  metrics?: Pick<Metrics, 'tokenIssued'>;
 }) {
   const { transactions, accessTokens, events, clock } = deps;
 
@@ -290,6 +292,7 @@ export function createSessionService(deps: {
     async start(tx: Tx, input: NewSession): Promise<IssuedSession> {
       const { sessionId, expiresAt } = await insert(tx, input);
       const refreshToken = await newRefreshToken(tx, input.tenantId, sessionId, expiresAt);
+      deps.metrics?.tokenIssued('session');
       return { sessionId, tokens: await pair({ ...input, sessionId }, refreshToken, expiresAt) };
     },
 
@@ -342,6 +345,7 @@ export function createSessionService(deps: {
       if (!presented) throw unauthorized('Invalid refresh token');
       const rotated = await rotate(presented, proofJkt, null);
       if (!('refreshToken' in rotated)) throw unauthorized('Invalid refresh token');
+      deps.metrics?.tokenIssued('session_refresh');
       return pair(rotated, rotated.refreshToken, rotated.refreshExpiresAt);
     },
 

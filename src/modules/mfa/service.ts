@@ -7,6 +7,7 @@ import type { Events } from '../../kernel/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import { type LimitDecision, type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
+import type { Metrics } from '../../kernel/observability/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import {
   mayUseAccount,
@@ -62,6 +63,7 @@ export function createMfaService(deps: {
   /** Mails the account's owner when the factor changes. */
   notify: SecurityNotices;
   personalData: PersonalDataRegistry;
+  metrics?: Pick<Metrics, 'signIn'>;
 }) {
   const { config, transactions, sessions, events, clock, limiter } = deps;
   deps.personalData.add(mfaPersonalData());
@@ -179,6 +181,7 @@ export function createMfaService(deps: {
         createdAt: now,
         expiresAt: addMs(now, CHALLENGE_LIFETIME),
       });
+      deps.metrics?.signIn(firstFactor.amr[0] ?? 'unknown', 'mfa_required');
       return { mfa_required: true, mfa_token: token };
     }
     await events.emit(tx, {
@@ -189,6 +192,7 @@ export function createMfaService(deps: {
       subjectUserId: firstFactor.userId,
       data: { user_id: firstFactor.userId, amr: firstFactor.amr },
     });
+    deps.metrics?.signIn(firstFactor.amr[0] ?? 'unknown', 'success');
     return (await sessions.start(tx, firstFactor)).tokens;
   };
 

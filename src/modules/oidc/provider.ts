@@ -12,6 +12,7 @@ import type { Events } from '../../kernel/events/index.js';
 import { HttpError, notFound } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
+import type { Metrics } from '../../kernel/observability/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import type { LiveSession, SessionService } from '../accounts/index.js';
 import { createAuthorizationCodeGrant } from './authorization-code-grant.js';
@@ -94,6 +95,7 @@ export interface OpenIdProviderDeps {
   authState: AuthStateListener;
   personalData: PersonalDataRegistry;
   logger: { warn(obj: object, msg: string): void };
+  metrics?: Pick<Metrics, 'tokenIssued'>;
 }
 
 /**
@@ -125,6 +127,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
   const tokenEndpoint = createTokenEndpoint({
     ...{ transactions, events, clock, accessTokens, dpop, logger: deps.logger },
     limiter: deps.limiter,
+    metrics: deps.metrics,
     clients,
     issuer,
     personGrants: [

@@ -4,6 +4,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
 import type { LimitDecision, Limiter } from '../../kernel/limits/index.js';
+import type { Metrics } from '../../kernel/observability/index.js';
 import {
   type AuthenticationFailure,
   authenticationFailure,
@@ -90,6 +91,7 @@ export interface TokenEndpointDeps {
   issuer: string;
   /** The grants of a person's authorization (authorization_code, refresh_token), built by the provider. */
   personGrants?: ReadonlyArray<readonly [string, Grant]>;
+  metrics?: Pick<Metrics, 'tokenIssued'> | undefined;
 }
 
 /**
@@ -352,6 +354,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       } finally {
         if (!context.authenticated) await limits.consume(OAUTH_REQUESTS_PER_IP, request.ip);
       }
+      deps.metrics?.tokenIssued(context.params.grant_type ?? 'unknown');
       return context.response;
     },
   };

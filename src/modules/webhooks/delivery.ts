@@ -1,7 +1,8 @@
 import type { Clock } from '../../kernel/clock.js';
-import type { Transactions } from '../../kernel/db/index.js';
+import { afterCommit, type Transactions } from '../../kernel/db/index.js';
 import { newId } from '../../kernel/ids.js';
 import { type Egress, EgressError } from '../../kernel/net/index.js';
+import type { Metrics } from '../../kernel/observability/index.js';
 import { openSecret, signatureHeader } from './signing.js';
 import * as store from './store.js';
 
@@ -125,6 +126,7 @@ export function createDeliveryWorker(deps: {
   clock: Clock;
   egress: Egress;
   sealingKey: Buffer;
+  metrics?: Pick<Metrics, 'webhookDelivery'> | undefined;
 }) {
   const { transactions, clock, egress, sealingKey } = deps;
 
@@ -215,6 +217,9 @@ export function createDeliveryWorker(deps: {
           },
         );
         if (!current) continue;
+        afterCommit(tx, () =>
+          deps.metrics?.webhookDelivery(dead ? 'dead_letter' : outcome.delivered ? 'delivered' : 'retrying'),
+        );
         if (outcome.delivered) await store.endpointSucceeded(tx, claimed.tenant_id, claimed.endpoint_id);
         else {
           await store.endpointFailed(

@@ -2,9 +2,11 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
+import type { Metrics, QueueStats } from '../../kernel/observability/index.js';
 import { createDeliveryWorker } from './delivery.js';
 import { createWebhookService } from './service.js';
 import { sealingKeyOf } from './signing.js';
+import * as store from './store.js';
 
 export { registerWebhookRoutes } from './routes.js';
 export type { WebhookService } from './service.js';
@@ -16,11 +18,27 @@ export function createWebhooks(deps: {
   egress: Egress;
   limiter: Limiter;
   secretKey: Buffer;
+  metrics?: Pick<Metrics, 'webhookDelivery'>;
 }) {
   const sealingKey = sealingKeyOf(deps.secretKey);
   const service = createWebhookService({ ...deps, sealingKey });
   const worker = createDeliveryWorker({ ...deps, sealingKey });
-  return { service, runOnce: worker.runOnce };
+  const ageSeconds = (since: Date | null) =>
+    since ? Math.max(0, (deps.clock.now().getTime() - since.getTime()) / 1000) : 0;
+  return {
+    service,
+    runOnce: worker.runOnce,
+    /** For `/metrics`: deliveries waiting, and how long the oldest due one has waited (the worker's lag). */
+    async queueStats(): Promise<QueueStats> {
+      const queue = await deps.transactions.systemRead((q) => store.deliveryQueue(q, deps.clock.now()));
+      return { depth: queue.depth, oldestDueAgeSeconds: ageSeconds(queue.oldest) };
+    },
+    /** For `/metrics`: events not fanned out to endpoints yet, and the age of the oldest. */
+    async outboxStats(): Promise<QueueStats> {
+      const queue = await deps.transactions.systemRead((q) => store.outboxQueue(q));
+      return { depth: queue.depth, oldestDueAgeSeconds: ageSeconds(queue.oldest) };
+    },
+  };
 }
 
 export type Webhooks = ReturnType<typeof createWebhooks>;

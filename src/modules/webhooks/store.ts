@@ -254,3 +254,22 @@ export async function endpointFailed(
         where tenant_id = ${tenantId} and id = ${endpointId}`,
   );
 }
+
+/** Metrics: deliveries waiting (pending or retrying) and the due time of the oldest one that is due. */
+export async function deliveryQueue(q: Queryable, now: Date): Promise<{ depth: number; oldest: Date | null }> {
+  const [row] = await rows<{ depth: number; oldest: Date | string | null }>(
+    q,
+    sql`select count(*)::int as depth, min(next_attempt_at) filter (where next_attempt_at <= ${now}) as oldest
+        from webhook_deliveries where status in ('pending', 'retrying')`,
+  );
+  return { depth: Number(row?.depth ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
+}
+
+/** Metrics: outbox events not fanned out yet, and when the oldest of them happened. */
+export async function outboxQueue(q: Queryable): Promise<{ depth: number; oldest: Date | null }> {
+  const [row] = await rows<{ depth: number; oldest: Date | string | null }>(
+    q,
+    sql`select count(*)::int as depth, min(created_at) as oldest from webhook_outbox where dispatched_at is null`,
+  );
+  return { depth: Number(row?.depth ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
+}
