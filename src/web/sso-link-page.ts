@@ -14,7 +14,8 @@ export function registerSsoLinkPage(
       'Press the button only if you just signed in through your organization’s identity provider and want it to sign you in to this account from now on.',
     button: 'Link my account',
     act: (token) => deps.sso.confirmLink(token),
-    refusalHint: 'Links work once and for 30 minutes. Sign in through your organization’s single sign-on again for a new one.',
+    refusalHint:
+      'Links work once and for 30 minutes. Sign in through your organization’s single sign-on again for a new one.',
     done: {
       title: 'Account linked',
       message: 'Your account is linked: sign in through your organization’s single sign-on again.',

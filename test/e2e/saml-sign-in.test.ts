@@ -3,10 +3,10 @@ import { inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../src/kernel/db/index.js';
-import { request, uniqueEmail } from '../support/http.js';
 import { hashPassword } from '../../src/kernel/crypto/index.js';
+import { rows } from '../../src/kernel/db/index.js';
 import { newId } from '../../src/kernel/ids.js';
+import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import {
   PERSISTENT_FORMAT,

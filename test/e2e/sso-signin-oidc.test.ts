@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/kernel/crypto/index.js';
 import { rows } from '../../src/kernel/db/index.js';
 import { newId } from '../../src/kernel/ids.js';
-import { hashPassword } from '../../src/kernel/crypto/index.js';
 import { newDpopKey } from '../support/dpop.js';
 import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
@@ -314,7 +314,10 @@ describe('provisioning', () => {
     const org = await ssoOrganization((domain) => ({ allowed_domains: [domain] }));
     const outsider = await roundTrip(org.slug, person({ email: corpAddress('out', 'gmail.example.org') }));
     expectSsoFailure(outsider.location);
-    const unverified = await roundTrip(org.slug, person({ email: corpAddress('unv', org.domain), email_verified: false }));
+    const unverified = await roundTrip(
+      org.slug,
+      person({ email: corpAddress('unv', org.domain), email_verified: false }),
+    );
     expectSsoFailure(unverified.location);
     const reasons = await refusals(org.tenantId);
     expect(reasons).toContain('domain_not_allowed');

@@ -222,9 +222,7 @@ describe('(b) pre-registration: B’s provider asserts an address nobody registe
     );
     expect(account?.owner_tenant_id).toBe(b.tenantId);
     // The domain moves to organization C, whose provider asserts the same address: B owns that account.
-    expect((await request(api(`/members/domains/${domainId}`), { method: 'DELETE', token: b.token })).status).toBe(
-      204,
-    );
+    expect((await request(api(`/members/domains/${domainId}`), { method: 'DELETE', token: b.token })).status).toBe(204);
     const c = await signUpAt(addressAt(newDomain(), 'owner-c'));
     await verifyDomain(c.token, domain);
     expect((await configureSaml(c, c.token)).status).toBe(201);

@@ -21,7 +21,9 @@ export async function requireOwnFactorSession(
   recent?: { withinMs: number; what: string },
 ): Promise<void> {
   if (principal.kind !== 'user' || !principal.userId || !principal.sessionId) {
-    throw forbidden(recent ? `${recent.what} needs a person signed in with their own sign-in method` : OWN_FACTOR_REQUIRED);
+    throw forbidden(
+      recent ? `${recent.what} needs a person signed in with their own sign-in method` : OWN_FACTOR_REQUIRED,
+    );
   }
   const sessionId = principal.sessionId;
   const session = await deps.transactions.tenant(principal.tenantId, (tx) =>

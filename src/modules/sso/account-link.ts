@@ -99,7 +99,7 @@ export function createAccountLinkConfirmation(
       await transactions.enterTenant(tx, request.tenantId);
       const { tenantId, userId } = request;
       const account = await deps.accounts.provisioning.accountById(tx, userId);
-      if (!account || account.status !== 'active' || account.emailKey !== request.email.toLowerCase()) return false;
+      if (account?.status !== 'active' || account.emailKey !== request.email.toLowerCase()) return false;
       if (account.ownerTenantId && account.ownerTenantId !== tenantId) return false;
       if (!(await deps.members.domains.isVerifiedFor(tx, tenantId, account.email))) return false;
       const membership = await deps.organizations.memberships.ofUser(tx, tenantId, userId);

@@ -20,7 +20,11 @@ export async function spendLinkRequest(
     .update(ssoLinkRequests)
     .set({ spentAt: now })
     .where(
-      and(eq(ssoLinkRequests.tokenHash, tokenHash), isNull(ssoLinkRequests.spentAt), gt(ssoLinkRequests.expiresAt, now)),
+      and(
+        eq(ssoLinkRequests.tokenHash, tokenHash),
+        isNull(ssoLinkRequests.spentAt),
+        gt(ssoLinkRequests.expiresAt, now),
+      ),
     )
     .returning();
   return row;
