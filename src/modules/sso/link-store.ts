@@ -77,3 +77,16 @@ export async function addressOf(q: Queryable, userId: string): Promise<string | 
   const [row] = await q.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return row?.email;
 }
+
+export async function linkRequestsOfUser(q: Queryable, tenantId: string, userId: string): Promise<SsoLinkRequestRow[]> {
+  return q
+    .select()
+    .from(ssoLinkRequests)
+    .where(and(eq(ssoLinkRequests.tenantId, tenantId), eq(ssoLinkRequests.userId, userId)));
+}
+
+export async function deleteLinkRequestsOfUser(q: Queryable, tenantId: string, userId: string): Promise<void> {
+  await q
+    .delete(ssoLinkRequests)
+    .where(and(eq(ssoLinkRequests.tenantId, tenantId), eq(ssoLinkRequests.userId, userId)));
+}
