@@ -183,6 +183,10 @@ describe('(a) an admin of organization B asserts the address of a member of B wh
       sql`select user_id from sso_identities where user_id = ${victim.userId}`,
     );
     expect(identities).toEqual([]);
+    // The mailed link opens a page whose button confirms; opening it (as mail scanners do) links nothing.
+    const page = await fetch(`${svc.url}/sso/link?token=${extractToken(mail.text)}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form method="post" action="/sso/link">');
     // The holder confirms (a click on the mailed link): from then on B's provider signs them in to B, confined.
     const confirmed = await request(api('/auth/sso/link/confirm'), { json: { token: extractToken(mail.text) } });
     expect(confirmed.status, confirmed.text).toBe(204);
