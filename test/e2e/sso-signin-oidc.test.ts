@@ -520,6 +520,57 @@ describe('complete', () => {
   });
 });
 
+describe('trust model (docs/decisions.md "SSO trust model")', () => {
+  it('never signs in the owner by the asserted address: only once the owner linked the identity personally', async () => {
+    const org = await ssoOrganization();
+    const email = corpAddress('owner', org.domain);
+    // Test set-up: the owner's account address is on the organization's verified domain.
+    await svc.deps.database.db.execute(
+      sql`update users set email = ${email}, email_key = ${email.toLowerCase()} where id = ${org.userId}`,
+    );
+    const login = person({ email });
+    expectSsoFailure((await roundTrip(org.slug, login)).location);
+    expect(await refusals(org.tenantId)).toContain('owner_not_linked');
+    await confirmLinkMail(email);
+    const linked = await signInThroughSso(org, login);
+    expect(linked.me).toMatchObject({ user_id: org.userId, role: 'owner' });
+  });
+
+  it('changing the OIDC connection or enforcement needs a sign-in with the account’s own factors within 10 minutes', async () => {
+    const org = await ssoOrganization();
+    const sso = await signInThroughSso(org, person({ email: corpAddress('confined', org.domain) }));
+    // Even with tenant:manage, a session through SSO cannot change who vouches for the organization's people.
+    await svc.deps.database.db.execute(
+      sql`update memberships set role = 'admin' where tenant_id = ${org.tenantId} and user_id = ${sso.me.user_id}`,
+    );
+    const bySso = await request(api('/tenants/sso/enforcement'), {
+      method: 'PUT',
+      token: sso.tokens.access_token,
+      json: { required: false },
+    });
+    expect(bySso.status).toBe(403);
+    expect(bySso.body.detail).toMatch(/own sign-in methods/);
+    svc.clock.advance(11 * 60_000);
+    try {
+      const stale = [
+        await request(api('/tenants/sso/oidc'), {
+          method: 'PUT',
+          token: org.token,
+          json: { issuer: idp.issuer, client_id: org.client.client_id, enabled: false },
+        }),
+        await request(api('/tenants/sso/enforcement'), { method: 'PUT', token: org.token, json: { required: false } }),
+        await request(api('/tenants/sso/oidc'), { method: 'DELETE', token: org.token }),
+      ];
+      for (const res of stale) {
+        expect(res.status, res.text).toBe(403);
+        expect(res.body.detail).toMatch(/within the last 10 minutes/);
+      }
+    } finally {
+      svc.clock.set(new Date());
+    }
+  });
+});
+
 describe('privacy', () => {
   it('exports what SSO keeps about a person (the provider and its id of them)', async () => {
     const org = shared;
