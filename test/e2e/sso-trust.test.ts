@@ -340,6 +340,15 @@ describe('(c) within one organization, an adminâ€™s provider asserts the ownerâ€
       expect(res.status, res.text).toBe(403);
       expect(res.body.detail).toMatch(/within the last 10 minutes/);
     }
+    // An API key holding tenant:manage is no person's sign-in.
+    const key = await request(api('/tenants/api-keys'), {
+      token: owner.token,
+      json: { label: 'automation', scopes: ['tenant:manage'] },
+    });
+    expect(key.status, key.text).toBe(201);
+    const byKey = await configureSaml(owner, key.body.key, { enabled: false });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.detail).toMatch(/needs a person signed in/);
     const fresh = await request(api('/auth/login'), {
       json: { email: admin.email, password: admin.password, tenant_slug: owner.slug },
     });

@@ -6,7 +6,8 @@ import { sessionAuthentication } from './store.js';
 
 export const OWN_FACTOR_REQUIRED =
   'Sign in with one of your account’s own sign-in methods first (password, passkey, magic link or a linked social ' +
-  'account): a session through an organization’s identity provider cannot change how the account signs in';
+  'account): a session through an organization’s identity provider cannot change how the account signs in, nor ' +
+  'the organization’s single sign-on';
 
 /**
  * A session an organization's identity provider established (amr `sso`, with or without `mfa`) vouches for the
