@@ -294,14 +294,20 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     const sso = createSso({
       ...{ config, transactions, organizations, events, clock, egress, limiter, sessions, accounts, members },
-      ...{ personalData, logger },
+      ...{ personalData, logger, mailer },
       signIn: mfa.signIn,
       secretKey: resolveSecretKey(config),
     });
     const saml = createSaml({
       ...{ config, transactions, organizations, sessions, events, clock, limiter, logger },
       provision: (tx, person, allowedDomains) =>
-        provisionPerson({ organizations, accounts, members, events, clock }, tx, person, allowedDomains),
+        provisionPerson(
+          { config, mailer, logger, organizations, accounts, members, events, clock },
+          tx,
+          person,
+          allowedDomains,
+        ),
+      connectionChanges: sso.connectionChanges,
       signInCodes: sso.signInCodes,
     });
     // `POST /auth/sso/start` is protocol-agnostic: SAML when the organization has no enabled OIDC connection.

@@ -14,6 +14,7 @@ import { registerMagicLinkPage } from './magic-link-page.js';
 import { registerOidcPages } from './oidc-pages.js';
 import { registerPasskeysPage } from './passkeys-page.js';
 import { registerResetPasswordPage } from './reset-password-page.js';
+import { registerSsoLinkPage } from './sso-link-page.js';
 import { registerVerifyEmailPage } from './verify-email-page.js';
 
 export { escapeHtml, html, PAGE_CSP, SafeHtml } from './html.js';
@@ -29,6 +30,7 @@ export interface WebDeps {
   openIdProvider: OpenIdProvider;
   sessions: SessionService;
   accessTokens: AccessTokens;
+  sso: { confirmLink(token: string): Promise<void> };
 }
 
 /**
@@ -41,6 +43,7 @@ export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
   registerResetPasswordPage(app, { accounts: deps.accounts, csrf });
   registerInvitePage(app, { members: deps.members, csrf });
   registerEarlyAccessConfirmPage(app, { earlyAccess: deps.earlyAccess, csrf });
+  registerSsoLinkPage(app, { sso: deps.sso, csrf });
 
   registerPasskeysPage(app, { config: deps.config });
   const continueAuthorization = registerOidcPages(app, {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { request, uniqueEmail } from '../support/http.js';
-import { signUpOwner } from '../support/organizations.js';
+import { signUpOwner, verifyDomainDirectly } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE, SamlBrowser, type SamlIdp, samlId, startSamlIdp } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
 import { SSO_RETURN_URL } from '../support/sso-return.js';
@@ -31,6 +31,7 @@ const api = (path: string) => `${svc.url}/api/v1${path}`;
 
 async function samlOrganization(overrides: Record<string, unknown> = {}) {
   const owner = await signUpOwner(svc.url, 'samlslo');
+  const domain = await verifyDomainDirectly(svc, owner.tenantId);
   await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
   const put = await request(api('/tenants/sso/saml'), {
     method: 'PUT',
@@ -45,12 +46,12 @@ async function samlOrganization(overrides: Record<string, unknown> = {}) {
   });
   expect(put.status, put.text).toBe(201);
   const sp = await request(api('/tenants/sso/saml/sp'), { token: owner.token });
-  return { ...owner, sp: sp.body as { entity_id: string; acs_url: string; slo_url: string } };
+  return { ...owner, domain, sp: sp.body as { entity_id: string; acs_url: string; slo_url: string } };
 }
 
 /** A person signed in through SAML: their tokens, and the NameID and SessionIndex the IdP gave them. */
-async function signedIn(org: { slug: string }) {
-  const email = uniqueEmail('slo', 'corp.example.com');
+async function signedIn(org: { slug: string; domain: string }) {
+  const email = uniqueEmail('slo', org.domain);
   const login = `login-${samlId()}`;
   idp.people.set(login, { nameId: email, attributes: { email } });
   const browser = new SamlBrowser(svc.url, idp);

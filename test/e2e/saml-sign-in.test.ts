@@ -3,7 +3,9 @@ import { inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/kernel/crypto/index.js';
 import { rows } from '../../src/kernel/db/index.js';
+import { newId } from '../../src/kernel/ids.js';
 import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import {
@@ -17,6 +19,7 @@ import {
   startSamlIdp,
 } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
+import { extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { expectSsoFailure, SSO_RETURN_URL, ssoCodeOf } from '../support/sso-return.js';
 
 /**
@@ -29,10 +32,12 @@ let svc: TestService;
 let idp: SamlIdp;
 /** Most tests share one organization (sign-ups are budgeted per address); refusals are told apart by count. */
 let shared: Awaited<ReturnType<typeof samlOrganization>>;
+let smtp: TestSmtpServer;
 
 beforeAll(async () => {
+  smtp = await startSmtpServer();
   svc = await startService(
-    { SIGN_IN_RETURN_URL: SSO_RETURN_URL, MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+    { SIGN_IN_RETURN_URL: SSO_RETURN_URL, SMTP_URL: smtp.url, MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
     { baseUrlIsListenAddress: true },
   );
   idp = await startSamlIdp({ clock: () => svc.clock.now() });
@@ -41,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.close();
   await idp?.close();
+  await smtp?.close();
 });
 
 const api = (path: string) => `${svc.url}/api/v1${path}`;
@@ -58,11 +64,25 @@ function person(email: string, attributes: Record<string, string> = {}, nameId?:
   return login;
 }
 
-const corpAddress = (label: string, domain = 'corp.example.com') => uniqueEmail(label, domain);
+/** An address on the organization's verified domain (the shared organization's unless said otherwise). */
+const corpAddress = (label: string, domain = shared.domain) => uniqueEmail(label, domain);
+let domains = 0;
 
-/** An Enterprise organization with the test IdP configured as its SAML connection. */
-async function samlOrganization(overrides: Record<string, unknown> = {}) {
+/**
+ * An Enterprise organization with a verified domain of its own (direct set-up; the DNS proof is tested in
+ * domains-flow: its provider vouches only for addresses there, docs/decisions.md "SSO trust model") and the test IdP
+ * configured as its SAML connection (`overrides` may depend on the domain).
+ */
+async function samlOrganization(
+  overrides: Record<string, unknown> | ((domain: string) => Record<string, unknown>) = {},
+) {
   const owner = await signUpOwner(svc.url, 'samlorg');
+  domains += 1;
+  const domain = `corp${domains}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+  await svc.deps.database.db.execute(
+    sql`insert into member_domains (tenant_id, id, domain, verification_value, verified, verified_at, created_at)
+        values (${owner.tenantId}, ${newId()}, ${domain}, 'x', true, ${svc.clock.now()}, ${svc.clock.now()})`,
+  );
   await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
   const put = await request(api('/tenants/sso/saml'), {
     method: 'PUT',
@@ -72,13 +92,35 @@ async function samlOrganization(overrides: Record<string, unknown> = {}) {
       sso_url: idp.ssoUrl,
       slo_url: idp.sloUrl,
       idp_certificates: [SAML_IDP_CERTIFICATE],
-      ...overrides,
+      ...(typeof overrides === 'function' ? overrides(domain) : overrides),
     },
   });
   expect(put.status, put.text).toBe(201);
   const sp = await request(api('/tenants/sso/saml/sp'), { token: owner.token });
   expect(sp.status).toBe(200);
-  return { ...owner, sp: sp.body as { entity_id: string; acs_url: string; slo_url: string } };
+  return { ...owner, domain, sp: sp.body as { entity_id: string; acs_url: string; slo_url: string } };
+}
+
+/** An existing account (made with a password, outside SSO) on the organization's domain, holding `role` there. */
+async function memberAt(org: { tenantId: string; slug: string; domain: string }, role: string) {
+  const email = corpAddress('member', org.domain);
+  const password = `a long password ${Math.random().toString(36).slice(2)}`;
+  const hash = await hashPassword(password);
+  const userId = await svc.deps.transactions.system((tx) => svc.deps.accounts.createAccount(tx, email, hash));
+  return addMember(svc, org, role, { userId, email, password });
+}
+
+/**
+ * The provider's first assertion of an existing account's address links nothing; its holder confirms by the
+ * link mailed to the account (docs/decisions.md "SSO trust model").
+ */
+async function linkByMail(org: { slug: string }, login: string, email: string) {
+  expectSsoFailure((await roundTrip(org, login)).location);
+  const mail = await smtp.waitFor(
+    (received) => received.to.includes(email.toLowerCase()) && /single sign-on/i.test(received.subject),
+  );
+  const confirmed = await request(api('/auth/sso/link/confirm'), { json: { token: extractToken(mail.text) } });
+  expect(confirmed.status, confirmed.text).toBe(204);
 }
 
 /** Start, the IdP's sign-in and its form post to the ACS, in one browser. */
@@ -228,9 +270,10 @@ describe('sign-in', () => {
     expect(actions.map((row) => row.action).sort()).toEqual(['sso.user_provisioned', 'user.logged_in']);
   });
 
-  it('links an existing member by address and finds them again by NameID', async () => {
-    const member = await addMember(svc, shared, 'admin');
+  it('links an existing member once they confirm the mailed link, and finds them again by NameID', async () => {
+    const member = await memberAt(shared, 'admin');
     const login = person(member.email, {}, `persistent-${samlId()}`);
+    await linkByMail(shared, login, member.email);
     const first = await signInThroughSaml(shared, login);
     expect(first.me).toMatchObject({ user_id: member.userId, role: 'admin' });
     idp.people.get(login)!.attributes = { email: corpAddress('renamed') };
@@ -239,14 +282,16 @@ describe('sign-in', () => {
   });
 
   it('still asks for the second factor when the account has TOTP enrolled', async () => {
-    const member = await addMember(svc, shared, 'member');
+    const member = await memberAt(shared, 'member');
     const setup = await request(api('/mfa/setup'), { method: 'POST', token: member.token });
     expect(setup.status, setup.text).toBe(200);
     const totp = new TOTP({ secret: Secret.fromBase32(setup.body.secret) });
     const code = () => totp.generate({ timestamp: svc.clock.now().getTime() });
     const verify = await request(api('/mfa/setup/verify'), { token: member.token, json: { code: code() } });
     expect(verify.status, verify.text).toBe(200);
-    const { location } = await roundTrip(shared, person(member.email));
+    const login = person(member.email);
+    await linkByMail(shared, login, member.email);
+    const { location } = await roundTrip(shared, login);
     const answer = await complete(ssoCodeOf(location));
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({ mfa_required: true, mfa_token: expect.any(String) });
@@ -268,13 +313,13 @@ describe('sign-in', () => {
   });
 
   it('refuses an address outside allowed_domains, recording why', async () => {
-    const org = await samlOrganization({ allowed_domains: ['allowed.example.com'] });
+    const org = await samlOrganization((domain) => ({ allowed_domains: [domain] }));
     const reasons = await refusedBy(org.tenantId, async () => {
       const { location } = await roundTrip(org, person(corpAddress('outside', 'elsewhere.example.com')));
       expectSsoFailure(location);
     });
     expect(reasons).toEqual(['domain_not_allowed']);
-    const inside = await roundTrip(org, person(corpAddress('inside', 'allowed.example.com')));
+    const inside = await roundTrip(org, person(corpAddress('inside', org.domain)));
     expect((await complete(ssoCodeOf(inside.location))).status).toBe(200);
   });
 });
@@ -472,7 +517,7 @@ describe('certificates', () => {
   it('accepts either certificate during a rotation, and only the new one once the old is removed', async () => {
     const org = await samlOrganization({ idp_certificates: [SAML_IDP_CERTIFICATE, SAML_ROGUE_CERTIFICATE] });
     for (const key of ['idp', 'rogue'] as const) {
-      const { location } = await roundTrip(org, person(corpAddress(`rotation-${key}`)), { key });
+      const { location } = await roundTrip(org, person(corpAddress(`rotation-${key}`, org.domain)), { key });
       expect((await complete(ssoCodeOf(location))).status).toBe(200);
     }
     const rotated = await request(api('/tenants/sso/saml'), {
@@ -482,7 +527,7 @@ describe('certificates', () => {
     });
     expect(rotated.status, rotated.text).toBe(200);
     const reasons = await refusedBy(org.tenantId, async () => {
-      expectSsoFailure((await roundTrip(org, person(corpAddress('retired')), { key: 'idp' })).location);
+      expectSsoFailure((await roundTrip(org, person(corpAddress('retired', org.domain)), { key: 'idp' })).location);
     });
     expect(reasons).toEqual(['signature_invalid']);
   });

@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { request } from '../support/http.js';
-import { addMember, signUpOwner } from '../support/organizations.js';
+import { addProvisionedMember, signUpOwner, verifyDomainDirectly } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 import { ServiceBrowser } from '../support/social-browser.js';
 import { SSO_RETURN_URL } from '../support/sso-return.js';
@@ -36,6 +36,7 @@ const api = (path: string) => `${svc.url}/api/v1${path}`;
 
 async function ssoOrganization() {
   const owner = await signUpOwner(svc.url, 'bclorg');
+  const domain = await verifyDomainDirectly(svc, owner.tenantId);
   await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
   const client = await idp.registerClient({
     redirect_uris: [`${svc.url}/api/v1/auth/sso/oidc/${owner.tenantId}/callback`],
@@ -48,12 +49,12 @@ async function ssoOrganization() {
     json: { issuer: idp.issuer, client_id: client.client_id, client_secret: client.client_secret },
   });
   expect(put.status, put.text).toBe(201);
-  return { ...owner, client };
+  return { ...owner, client, domain };
 }
 
 /** A member of the organization with a password session, known to the identity provider by `login`. */
-async function memberWithLogin(org: { tenantId: string; slug: string }, role = 'member') {
-  const member = await addMember(svc, org, role);
+async function memberWithLogin(org: { tenantId: string; slug: string; domain: string }, role = 'member') {
+  const member = await addProvisionedMember(svc, org, role, org.domain);
   const login = `idp-${randomUUID()}`;
   idp.people.set(login, { email: member.email });
   return { ...member, login };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/kernel/crypto/index.js';
 import { rows } from '../../src/kernel/db/index.js';
 import { newId } from '../../src/kernel/ids.js';
 import { newDpopKey } from '../support/dpop.js';
@@ -9,6 +10,7 @@ import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
+import { extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { ServiceBrowser } from '../support/social-browser.js';
 import { expectSsoFailure, SSO_RETURN_URL, ssoCodeOf } from '../support/sso-return.js';
 import { IdpBrowser, startUpstreamIdp, TEST_CA_FILE, type UpstreamIdp } from '../support/upstream-idp.js';
@@ -20,14 +22,17 @@ import { IdpBrowser, startUpstreamIdp, TEST_CA_FILE, type UpstreamIdp } from '..
 
 let svc: TestService;
 let idp: UpstreamIdp;
+let smtp: TestSmtpServer;
 /** An organization most tests share (sign-ups are budgeted per address: 20 an hour). */
 let shared: Awaited<ReturnType<typeof ssoOrganization>>;
 
 beforeAll(async () => {
   // Scope claims only at UserInfo (oidc-provider's default): the service must ask UserInfo for the address.
   idp = await startUpstreamIdp({ clients: [], claimsInIdToken: false });
+  smtp = await startSmtpServer();
   svc = await startService(
     {
+      SMTP_URL: smtp.url,
       EGRESS_TEST_ROUTES: idp.route,
       EGRESS_TEST_CA_FILE: TEST_CA_FILE,
       SIGN_IN_RETURN_URL: SSO_RETURN_URL,
@@ -40,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.close();
   await idp?.close();
+  await smtp?.close();
 });
 
 const api = (path: string) => `${svc.url}/api/v1${path}`;
@@ -53,9 +59,30 @@ function person(claims: { email: string; email_verified?: boolean; name?: string
   return login;
 }
 
-/** An Enterprise organization with its own client at the identity provider and the OIDC connection configured. */
-async function ssoOrganization(overrides: Record<string, unknown> = {}) {
+let domains = 0;
+
+/**
+ * Direct set-up: the organization proved a domain of its own (the DNS proof itself is tested in domains-flow); its
+ * provider vouches only for addresses there (docs/decisions.md "SSO trust model").
+ */
+async function verifyDomain(tenantId: string, domain: string) {
+  await svc.deps.database.db.execute(
+    sql`insert into member_domains (tenant_id, id, domain, verification_value, verified, verified_at, created_at)
+        values (${tenantId}, ${newId()}, ${domain}, 'x', true, ${svc.clock.now()}, ${svc.clock.now()})`,
+  );
+}
+
+/**
+ * An Enterprise organization with a verified domain of its own, its own client at the identity provider and the
+ * OIDC connection configured (`overrides` may depend on the domain).
+ */
+async function ssoOrganization(
+  overrides: Record<string, unknown> | ((domain: string) => Record<string, unknown>) = {},
+) {
   const owner = await signUpOwner(svc.url, 'ssoorg');
+  domains += 1;
+  const domain = `corp${domains}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+  await verifyDomain(owner.tenantId, domain);
   await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
   const client = await idp.registerClient({
     redirect_uris: [`${svc.url}/api/v1/auth/sso/oidc/${owner.tenantId}/callback`],
@@ -65,10 +92,15 @@ async function ssoOrganization(overrides: Record<string, unknown> = {}) {
   const put = await request(api('/tenants/sso/oidc'), {
     method: 'PUT',
     token: owner.token,
-    json: { issuer: idp.issuer, client_id: client.client_id, client_secret: client.client_secret, ...overrides },
+    json: {
+      issuer: idp.issuer,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      ...(typeof overrides === 'function' ? overrides(domain) : overrides),
+    },
   });
   expect(put.status, put.text).toBe(201);
-  return { ...owner, client };
+  return { ...owner, client, domain };
 }
 
 /** The whole round trip: start, the provider's sign-in, and the callback in the same browser. */
@@ -85,7 +117,26 @@ async function roundTrip(slug: string, login: string, browser = new ServiceBrows
 const complete = (code: string, json: Record<string, unknown> = {}) =>
   request(api('/auth/sso/complete'), { json: { code, ...json } });
 
-const corpAddress = (label: string, domain = 'corp.example.com') => uniqueEmail(label, domain);
+/** An address on the organization's verified domain (the shared organization's unless said otherwise). */
+const corpAddress = (label: string, domain = shared.domain) => uniqueEmail(label, domain);
+
+/** An existing account (made with a password, outside SSO) on the organization's domain, holding `role` there. */
+async function memberAt(org: { tenantId: string; slug: string; domain: string }, role: string) {
+  const email = corpAddress('member', org.domain);
+  const password = `a long password ${Math.random().toString(36).slice(2)}`;
+  const hash = await hashPassword(password);
+  const userId = await svc.deps.transactions.system((tx) => svc.deps.accounts.createAccount(tx, email, hash));
+  return addMember(svc, org, role, { userId, email, password });
+}
+
+/** The account's holder opens the link mailed when the provider first asserted their address. */
+async function confirmLinkMail(email: string) {
+  const mail = await smtp.waitFor(
+    (received) => received.to.includes(email.toLowerCase()) && /single sign-on/i.test(received.subject),
+  );
+  const confirmed = await request(api('/auth/sso/link/confirm'), { json: { token: extractToken(mail.text) } });
+  expect(confirmed.status, confirmed.text).toBe(204);
+}
 
 async function refusals(tenantId: string): Promise<string[]> {
   const found = await rows<{ reason: string }>(
@@ -217,10 +268,14 @@ describe('provisioning', () => {
     expect(provisioned.map((row) => row.action)).toEqual(['sso.user_provisioned', 'user.logged_in']);
   });
 
-  it('links an existing member by address, then finds them by the provider’s subject even when the address changes', async () => {
+  it('links an existing member once they confirm the mailed link, then finds them by the provider’s subject even when the address changes', async () => {
     const org = shared;
-    const member = await addMember(svc, org, 'admin');
+    const member = await memberAt(org, 'admin');
     const login = person({ email: member.email.toUpperCase() });
+    // The asserted address alone links nothing: the account's holder confirms by the link mailed to it.
+    expectSsoFailure((await roundTrip(org.slug, login)).location);
+    expect(await refusals(org.tenantId)).toContain('link_needs_confirmation');
+    await confirmLinkMail(member.email);
     const first = await signInThroughSso(org, login);
     expect(first.me).toMatchObject({ user_id: member.userId, role: 'admin' });
     idp.people.set(login, { email: corpAddress('renamed') });
@@ -228,39 +283,46 @@ describe('provisioning', () => {
     expect(again.me.user_id).toBe(member.userId);
   });
 
-  it('links an account of another organization only when its address is on a domain this organization verified', async () => {
+  it('links an account of another organization only on a domain this organization verified, once its holder confirms', async () => {
     const org = await ssoOrganization();
     const elsewhere = await signUpOwner(svc.url, 'elsewhere');
-    const domain = elsewhere.email.split('@')[1]!;
-    const login = person({ email: elsewhere.email });
+    const domain = `elsewhere-${Math.random().toString(36).slice(2, 8)}.example.com`;
+    await svc.deps.database.db.execute(
+      sql`update users set email = ${`${elsewhere.userId}@${domain}`}, email_key = ${`${elsewhere.userId}@${domain}`}
+          where id = ${elsewhere.userId}`,
+    );
+    const email = `${elsewhere.userId}@${domain}`;
+    const login = person({ email });
     const refused = await roundTrip(org.slug, login);
     expectSsoFailure(refused.location);
-    expect(await refusals(org.tenantId)).toContain('account_not_linkable');
+    expect(await refusals(org.tenantId)).toContain('domain_not_verified');
     const memberships = await rows<{ n: number }>(
       svc.deps.database.db,
       sql`select count(*)::int as n from memberships where tenant_id = ${org.tenantId} and user_id = ${elsewhere.userId}`,
     );
     expect(memberships[0]?.n).toBe(0);
 
-    // Direct set-up: the organization proved the domain (the DNS proof itself is tested in domains-flow).
-    await svc.deps.database.db.execute(
-      sql`insert into member_domains (tenant_id, id, domain, verification_value, verified, verified_at, created_at)
-          values (${org.tenantId}, ${newId()}, ${domain}, 'x', true, ${svc.clock.now()}, ${svc.clock.now()})`,
-    );
+    await verifyDomain(org.tenantId, domain);
+    expectSsoFailure((await roundTrip(org.slug, login)).location);
+    expect(await refusals(org.tenantId)).toContain('link_needs_confirmation');
+    await confirmLinkMail(email);
     const linked = await signInThroughSso(org, login);
     expect(linked.me).toMatchObject({ user_id: elsewhere.userId, tenant_id: org.tenantId, role: 'member' });
   });
 
   it('refuses an address outside allowed_domains, and an address the provider says is not verified', async () => {
-    const org = await ssoOrganization({ allowed_domains: ['corp.example.com'] });
+    const org = await ssoOrganization((domain) => ({ allowed_domains: [domain] }));
     const outsider = await roundTrip(org.slug, person({ email: corpAddress('out', 'gmail.example.org') }));
     expectSsoFailure(outsider.location);
-    const unverified = await roundTrip(org.slug, person({ email: corpAddress('unv'), email_verified: false }));
+    const unverified = await roundTrip(
+      org.slug,
+      person({ email: corpAddress('unv', org.domain), email_verified: false }),
+    );
     expectSsoFailure(unverified.location);
     const reasons = await refusals(org.tenantId);
     expect(reasons).toContain('domain_not_allowed');
     expect(reasons).toContain('the provider says the email is not verified');
-    const inside = await signInThroughSso(org, person({ email: corpAddress('in') }));
+    const inside = await signInThroughSso(org, person({ email: corpAddress('in', org.domain) }));
     expect(inside.me.tenant_id).toBe(org.tenantId);
   });
 
@@ -269,16 +331,16 @@ describe('provisioning', () => {
     // A downgrade after configuring (the Free plan has 5 seats): sign-in keeps working, seats are counted.
     await svc.deps.database.db.execute(sql`update tenants set plan = 'free' where id = ${org.tenantId}`);
     for (let seat = 0; seat < 3; seat += 1) await addMember(svc, org, 'member');
-    const fifth = await signInThroughSso(org, person({ email: corpAddress('fifth') }));
+    const fifth = await signInThroughSso(org, person({ email: corpAddress('fifth', org.domain) }));
     expect(fifth.me.tenant_id).toBe(org.tenantId);
-    const { location } = await roundTrip(org.slug, person({ email: corpAddress('sixth') }));
+    const { location } = await roundTrip(org.slug, person({ email: corpAddress('sixth', org.domain) }));
     expectSsoFailure(location);
     expect(await refusals(org.tenantId)).toContain('seat_limit_reached');
   });
 
   it('does not re-open a suspended membership', async () => {
     const org = await ssoOrganization();
-    const member = await addMember(svc, org, 'member');
+    const member = await memberAt(org, 'member');
     await svc.deps.database.db.execute(
       sql`update memberships set status = 'suspended' where tenant_id = ${org.tenantId} and user_id = ${member.userId}`,
     );
@@ -399,14 +461,24 @@ describe('complete', () => {
 
   it('does not bypass an enrolled TOTP factor: an MFA challenge, then amr sso and mfa, also while SSO is required', async () => {
     const org = shared;
-    const login = person({ email: corpAddress('mfa') });
-    const { tokens } = await signInThroughSso(org, login);
-    const setup = await request(api('/mfa/setup'), { token: tokens.access_token, json: {} });
+    const email = corpAddress('mfa');
+    const login = person({ email });
+    const { tokens, me: provisioned } = await signInThroughSso(org, login);
+    // An SSO session cannot enroll a factor of the account (docs/decisions.md "SSO trust model")...
+    expect((await request(api('/mfa/setup'), { token: tokens.access_token, json: {} })).status).toBe(403);
+    // ...a sign-in with the account's own password can (test set-up: the person set one by the reset link).
+    const password = `a long password ${Math.random().toString(36).slice(2)}`;
+    await svc.deps.database.db.execute(
+      sql`update users set password_hash = ${await hashPassword(password)} where id = ${provisioned.user_id}`,
+    );
+    const own = await request(api('/auth/login'), { json: { email, password, tenant_slug: org.slug } });
+    expect(own.status, own.text).toBe(200);
+    const setup = await request(api('/mfa/setup'), { token: own.body.access_token, json: {} });
     expect(setup.status, setup.text).toBe(200);
     const codeAt = (at: number) =>
       new TOTP({ secret: Secret.fromBase32(setup.body.secret) }).generate({ timestamp: at });
     const verify = await request(api('/mfa/setup/verify'), {
-      token: tokens.access_token,
+      token: own.body.access_token,
       json: { code: codeAt(svc.clock.now().getTime()) },
     });
     expect(verify.status, verify.text).toBe(200);
@@ -437,12 +509,65 @@ describe('complete', () => {
 
   it('refuses a code whose membership was suspended since the callback', async () => {
     const org = shared;
-    const member = await addMember(svc, org, 'member');
-    const { location } = await roundTrip(org.slug, person({ email: member.email }));
+    const email = corpAddress('suspended');
+    await signInThroughSso(org, person({ email }));
+    const { location } = await roundTrip(org.slug, person({ email }));
     await svc.deps.database.db.execute(
-      sql`update memberships set status = 'suspended' where tenant_id = ${org.tenantId} and user_id = ${member.userId}`,
+      sql`update memberships set status = 'suspended' where tenant_id = ${org.tenantId}
+          and user_id = (select id from users where email_key = ${email.toLowerCase()})`,
     );
     expect((await complete(ssoCodeOf(location))).status).toBe(401);
+  });
+});
+
+describe('trust model (docs/decisions.md "SSO trust model")', () => {
+  it('never signs in the owner by the asserted address: only once the owner linked the identity personally', async () => {
+    const org = await ssoOrganization();
+    const email = corpAddress('owner', org.domain);
+    // Test set-up: the owner's account address is on the organization's verified domain.
+    await svc.deps.database.db.execute(
+      sql`update users set email = ${email}, email_key = ${email.toLowerCase()} where id = ${org.userId}`,
+    );
+    const login = person({ email });
+    expectSsoFailure((await roundTrip(org.slug, login)).location);
+    expect(await refusals(org.tenantId)).toContain('owner_not_linked');
+    await confirmLinkMail(email);
+    const linked = await signInThroughSso(org, login);
+    expect(linked.me).toMatchObject({ user_id: org.userId, role: 'owner' });
+  });
+
+  it('changing the OIDC connection or enforcement needs a sign-in with the account’s own factors within 10 minutes', async () => {
+    const org = await ssoOrganization();
+    const sso = await signInThroughSso(org, person({ email: corpAddress('confined', org.domain) }));
+    // Even with tenant:manage, a session through SSO cannot change who vouches for the organization's people.
+    await svc.deps.database.db.execute(
+      sql`update memberships set role = 'admin' where tenant_id = ${org.tenantId} and user_id = ${sso.me.user_id}`,
+    );
+    const bySso = await request(api('/tenants/sso/enforcement'), {
+      method: 'PUT',
+      token: sso.tokens.access_token,
+      json: { required: false },
+    });
+    expect(bySso.status).toBe(403);
+    expect(bySso.body.detail).toMatch(/own sign-in methods/);
+    svc.clock.advance(11 * 60_000);
+    try {
+      const stale = [
+        await request(api('/tenants/sso/oidc'), {
+          method: 'PUT',
+          token: org.token,
+          json: { issuer: idp.issuer, client_id: org.client.client_id, enabled: false },
+        }),
+        await request(api('/tenants/sso/enforcement'), { method: 'PUT', token: org.token, json: { required: false } }),
+        await request(api('/tenants/sso/oidc'), { method: 'DELETE', token: org.token }),
+      ];
+      for (const res of stale) {
+        expect(res.status, res.text).toBe(403);
+        expect(res.body.detail).toMatch(/within the last 10 minutes/);
+      }
+    } finally {
+      svc.clock.set(new Date());
+    }
   });
 });
 

@@ -110,3 +110,34 @@ export async function addVerifiedMember(...args: Parameters<typeof addMember>) {
   await markAddressVerified(args[0], member.userId);
   return member;
 }
+
+/**
+ * Direct set-up: the organization proved a new domain of its own (the DNS proof itself is tested in domains-flow);
+ * its identity provider vouches only for addresses there (docs/decisions.md "SSO trust model"). Answers the domain.
+ */
+export async function verifyDomainDirectly(svc: TestService, tenantId: string): Promise<string> {
+  const domain = `corp-${newId().slice(-12)}.example.com`;
+  await svc.deps.database.db.execute(
+    sql`insert into member_domains (tenant_id, id, domain, verification_value, verified, verified_at, created_at)
+        values (${tenantId}, ${newId()}, ${domain}, 'x', true, ${svc.clock.now()}, ${svc.clock.now()})`,
+  );
+  return domain;
+}
+
+/**
+ * `addMember` with an account on `domain` that the organization provisioned (as SCIM does: it owns the account),
+ * so its identity provider signs the person in without the holder's mailed confirmation.
+ */
+export async function addProvisionedMember(
+  svc: TestService,
+  org: { tenantId: string; slug: string },
+  role: string,
+  domain: string,
+) {
+  const { password } = newAccount('member');
+  const email = `member-${newId().slice(-12)}@${domain}`;
+  const hash = await hashPassword(password);
+  const userId = await svc.deps.transactions.system((tx) => svc.deps.accounts.createAccount(tx, email, hash));
+  await svc.deps.database.db.execute(sql`update users set owner_tenant_id = ${org.tenantId} where id = ${userId}`);
+  return addMember(svc, org, role, { userId, email, password });
+}

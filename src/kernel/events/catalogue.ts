@@ -166,6 +166,16 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'The identity provider signed a person out; their SSO sessions ended',
     webhook: false,
   },
+  {
+    name: 'sso.link_requested',
+    description: 'An identity provider asserted an existing account’s address; its holder was mailed a link to confirm',
+    webhook: false,
+  },
+  {
+    name: 'sso.identity_linked',
+    description: 'A person proved control of their account and linked it to the organization’s identity provider',
+    webhook: false,
+  },
   { name: 'sso.saml_configured', description: 'An admin configured the SAML identity provider', webhook: false },
   { name: 'sso.saml_removed', description: 'The SAML identity provider was removed; SAML is dormant', webhook: false },
   {

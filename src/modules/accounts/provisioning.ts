@@ -10,7 +10,7 @@ import { users } from './schema.js';
 
 export type ProvisionedAccount = Pick<
   typeof users.$inferSelect,
-  'id' | 'email' | 'emailKey' | 'emailVerified' | 'profileSource' | 'status'
+  'id' | 'email' | 'emailKey' | 'emailVerified' | 'profileSource' | 'status' | 'ownerTenantId'
 >;
 
 export async function accountByEmailKey(q: Queryable, emailKey: string): Promise<ProvisionedAccount | undefined> {
@@ -22,6 +22,7 @@ export async function accountByEmailKey(q: Queryable, emailKey: string): Promise
       emailVerified: users.emailVerified,
       profileSource: users.profileSource,
       status: users.status,
+      ownerTenantId: users.ownerTenantId,
     })
     .from(users)
     .where(eq(users.emailKey, emailKey));
@@ -37,6 +38,7 @@ export async function accountById(q: Queryable, userId: string): Promise<Provisi
       emailVerified: users.emailVerified,
       profileSource: users.profileSource,
       status: users.status,
+      ownerTenantId: users.ownerTenantId,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -60,6 +62,8 @@ export async function insertAccount(
     now: Date;
     profileSource: ProfileSource;
     emailVerified: boolean;
+    /** The organization whose SSO or SCIM creates the account, which owns it (docs/decisions.md "SSO trust model"). */
+    ownerTenantId?: string | null;
   } & AccountProfile,
 ): Promise<void> {
   await q.insert(users).values({
@@ -72,6 +76,7 @@ export async function insertAccount(
     givenName: row.givenName,
     familyName: row.familyName,
     profileSource: row.profileSource,
+    ownerTenantId: row.ownerTenantId ?? null,
     createdAt: row.now,
     updatedAt: row.now,
   });

@@ -218,9 +218,10 @@ export function registerAccountRoutes(
       schema: {
         tags: ['accounts'],
         summary: 'Change the password; every other token stops working',
+        description: '403 for a session through an organization’s SSO: it cannot change the account’s sign-in methods.',
         security: [{ bearer: [] }],
         body: ChangePasswordBody,
-        response: { 200: Type.Ref(TokenPairSchema), ...errors(400, 401, 422, 429) },
+        response: { 200: Type.Ref(TokenPairSchema), ...errors(400, 401, 403, 422, 429) },
       },
     },
     async (request, reply) => {

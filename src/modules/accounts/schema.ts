@@ -20,6 +20,11 @@ export const users = pgTable('users', {
   picture: text('picture'),
   /** Who manages the profile: `local`, or an identity provider (`scim`, `sso`). */
   profileSource: text('profile_source').notNull().default('local'),
+  /**
+   * The organization whose SSO or SCIM created the account (docs/decisions.md "SSO trust model"): its identity
+   * provider may sign the account in, another organization's may not. Null for accounts people created.
+   */
+  ownerTenantId: uuid('owner_tenant_id').references(() => tenants.id, { onDelete: 'set null' }),
   passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),

@@ -6,6 +6,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../../kernel/http/index.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
+import { requireOwnFactorSession } from './own-factor-session.js';
 import { assertStrongPassword } from './password-policy.js';
 import type { SessionService, TokenPair } from './sessions.js';
 import * as store from './store.js';
@@ -251,6 +252,8 @@ export function createSelfService(deps: {
       context: { userAgent?: string | undefined },
     ): Promise<TokenPair> {
       const me = self(principal);
+      // An SSO session is confined to its organization (docs/decisions.md "SSO trust model").
+      await requireOwnFactorSession(deps, principal);
       const budget = await limiter.peek(CHANGE_PASSWORD_FAILURES, me.userId);
       if (!budget.allowed) throw throttled(budget);
       assertStrongPassword(input.newPassword);

@@ -22,6 +22,8 @@ function subjects(q: Queryable, where: SQL | undefined) {
       passwordHash: users.passwordHash,
       userStatus: users.status,
       tokenEpoch: users.tokenEpoch,
+      /** The organization whose SSO or SCIM created the account, if any (docs/decisions.md "SSO trust model"). */
+      ownerTenantId: users.ownerTenantId,
       role: memberships.role,
       population: memberships.population,
       membershipStatus: memberships.status,

@@ -69,8 +69,10 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService;
       summary: 'Start TOTP enrollment',
       description:
         'Answers the secret, its provisioning URI and 8 recovery codes, shown once. The factor is enabled only ' +
-        'by `POST /mfa/setup/verify`; calling setup again replaces a pending enrollment. 409 when enabled.',
-      response: { 200: SetupSchema, ...errors(401, 409, 503) },
+        'by `POST /mfa/setup/verify`; calling setup again replaces a pending enrollment. 409 when enabled. 403 ' +
+        'for a session through an organization’s SSO, here and on verify, disable and regenerate: the factor is ' +
+        'the account’s, so it changes only after a sign-in with one of the account’s own methods.',
+      response: { 200: SetupSchema, ...errors(401, 403, 409, 503) },
     }),
     async (request, reply) => noStore(reply).send(await mfa.setup(principalOf(request))),
   );
@@ -83,7 +85,7 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService;
         'A correct code from the authenticator app enables the pending factor. 400 wrong code; 409 when no ' +
         'enrollment is pending or MFA is already enabled; 429 after repeated wrong codes.',
       body: CodeBody,
-      response: { 200: Type.Ref(MfaStatusSchema), ...errors(400, 401, 409, 422, 429, 503) },
+      response: { 200: Type.Ref(MfaStatusSchema), ...errors(400, 401, 403, 409, 422, 429, 503) },
     }),
     async (request) => mfa.verifySetup(principalOf(request), request.body.code),
   );
@@ -96,7 +98,7 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService;
         'Needs a correct TOTP code or an unspent recovery code. 400 wrong code; 409 when MFA is not enabled; ' +
         '429 after repeated wrong codes.',
       body: CodeBody,
-      response: { 204: Type.Null(), ...errors(400, 401, 409, 422, 429, 503) },
+      response: { 204: Type.Null(), ...errors(400, 401, 403, 409, 422, 429, 503) },
     }),
     async (request, reply) => {
       await mfa.disable(principalOf(request), request.body.code);
@@ -112,7 +114,7 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService;
         'Needs a correct TOTP code or an unspent recovery code. Answers 8 new codes, shown once; every earlier ' +
         'code stops working. 400 wrong code; 409 when MFA is not enabled; 429 after repeated wrong codes.',
       body: CodeBody,
-      response: { 200: Type.Object({ recovery_codes: RecoveryCodes }), ...errors(400, 401, 409, 422, 429, 503) },
+      response: { 200: Type.Object({ recovery_codes: RecoveryCodes }), ...errors(400, 401, 403, 409, 422, 429, 503) },
     }),
     async (request, reply) =>
       noStore(reply).send(await mfa.regenerateRecoveryCodes(principalOf(request), request.body.code)),

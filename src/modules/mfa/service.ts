@@ -12,6 +12,7 @@ import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import {
   mayUseAccount,
   type RequestContext,
+  requireOwnFactorSession,
   type SecurityNotices,
   type SessionService,
   type SignIn,
@@ -216,6 +217,8 @@ export function createMfaService(deps: {
     async setup(principal: Principal) {
       const sealKey = key();
       const me = self(principal);
+      // An SSO session is confined to its organization (docs/decisions.md "SSO trust model").
+      await requireOwnFactorSession(deps, principal);
       const secret = newTotpSecret();
       const recoveryCodes = newRecoveryCodes();
       const email = await transactions.tenant(me.tenantId, async (tx) => {
@@ -240,6 +243,7 @@ export function createMfaService(deps: {
     async verifySetup(principal: Principal, code: string): Promise<MfaStatus> {
       key();
       const me = self(principal);
+      await requireOwnFactorSession(deps, principal);
       const pending = await transactions.tenant(me.tenantId, (tx) => store.factorOf(tx, me.userId));
       if (pending?.enabledAt) throw conflict('MFA is already enabled');
       if (!pending) throw conflict('No MFA enrollment is pending: start one with POST /mfa/setup');
@@ -261,6 +265,7 @@ export function createMfaService(deps: {
 
     /** Part A 4.2 `POST /mfa/disable`: a correct TOTP or recovery code turns the factor off. */
     async disable(principal: Principal, code: string): Promise<void> {
+      await requireOwnFactorSession(deps, principal);
       await withEnabledFactorCode(principal, code, async (tx, me, used) => {
         await store.removeFactor(tx, me.userId);
         await emit(tx, me, 'mfa.disabled', { with: used });
@@ -270,6 +275,7 @@ export function createMfaService(deps: {
 
     /** Part A 4.2 `POST /mfa/recovery-codes/regenerate`: 8 new codes, shown once; the old ones stop working. */
     async regenerateRecoveryCodes(principal: Principal, code: string): Promise<{ recovery_codes: string[] }> {
+      await requireOwnFactorSession(deps, principal);
       const recoveryCodes = newRecoveryCodes();
       await withEnabledFactorCode(principal, code, async (tx, me) => {
         await store.replaceRecoveryCodes(tx, me.userId, recoveryCodes.map(recoveryCodeHash), clock.now());

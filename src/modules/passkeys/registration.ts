@@ -10,7 +10,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { badRequest, HttpError, notFound } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
-import type { AccountService, SecurityNotices } from '../accounts/index.js';
+import { type AccountService, requireOwnFactorSession, type SecurityNotices } from '../accounts/index.js';
 import { CEREMONY_TTL_MS, challengeOf, passkeyName, type RelyingParty, userHandleOf } from './relying-party.js';
 import * as store from './store.js';
 
@@ -82,6 +82,8 @@ export function createPasskeyRegistration(deps: {
      */
     async registrationOptions(principal: Principal): Promise<PublicKeyCredentialCreationOptionsJSON> {
       const me = person(principal);
+      // An SSO session is confined to its organization (docs/decisions.md "SSO trust model").
+      await requireOwnFactorSession(deps, principal);
       // A passkey with user verification counts as two factors and outlives password changes: adding one needs
       // a recent sign-in, with the second factor when TOTP is on, not just any live (or stolen) access token.
       await accounts.assertRecentSignIn(principal, {
@@ -129,6 +131,7 @@ export function createPasskeyRegistration(deps: {
       input: { response: RegistrationResponseJSON; name?: string | undefined },
     ): Promise<PasskeySummary> {
       const me = person(principal);
+      await requireOwnFactorSession(deps, principal);
       const name = passkeyName(input.name);
       const challenge = challengeOf(input.response.response.clientDataJSON);
       const now = clock.now();
@@ -209,6 +212,7 @@ export function createPasskeyRegistration(deps: {
      */
     async removePasskey(principal: Principal, id: string, password: string | undefined): Promise<void> {
       const me = person(principal);
+      await requireOwnFactorSession(deps, principal);
       const { hasPassword } = await accounts.confirmPassword(principal, password);
       if (!isUuid(id)) throw notFound();
       await transactions.system(async (tx) => {

@@ -37,9 +37,10 @@ export function registerPasskeyRoutes(
         description:
           'Creation options for `navigator.credentials.create()`: a discoverable credential (resident key required), ' +
           'user verification preferred, the account’s passkeys excluded. The challenge is single use and expires ' +
-          'after about 5 minutes.',
+          'after about 5 minutes. 403 unless the session signed in within 10 minutes (with the second factor when ' +
+          'TOTP is on), and always for a session through an organization’s SSO (it cannot add sign-in methods).',
         security,
-        response: { 200: CreationOptionsSchema, ...errors(401) },
+        response: { 200: CreationOptionsSchema, ...errors(401, 403) },
       },
     },
     async (request) => passkeys.registrationOptions(principalOf(request)),
@@ -57,7 +58,7 @@ export function registerPasskeyRoutes(
           'invalid response, or a challenge that is expired, used already or not issued to this account.',
         security,
         body: RegistrationBody,
-        response: { 201: PasskeySummarySchema, ...errors(400, 401, 422) },
+        response: { 201: PasskeySummarySchema, ...errors(400, 401, 403, 422) },
       },
     },
     async (request, reply) => {
@@ -101,7 +102,7 @@ export function registerPasskeyRoutes(
         security,
         params: IdParams,
         body: RemoveBody,
-        response: { 204: Type.Null(), ...errors(400, 401, 404, 422, 429) },
+        response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 422, 429) },
       },
     },
     async (request, reply) => {

@@ -194,6 +194,9 @@ export function createPasskeySignIn(deps: {
         return refuse(context);
       }
       if (!mayUseAccount(member)) return refuse(context);
+      // An account an organization's SSO or SCIM created belongs to that organization (docs/decisions.md "SSO
+      // trust model"): its passkey signs in there only, never to an organization the person reaches through it.
+      if (member.ownerTenantId && member.ownerTenantId !== member.tenantId) return refuse(context);
       // As for passwords (Part A 4.1): only after the passkey verified, so it reveals nothing; owners pass.
       assertSsoAllows(member);
       const userVerified = info.userVerified;

@@ -6,7 +6,7 @@ import { notFound } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { SessionService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
-import type { AssertedPerson, ProvisioningRefusal, SignInCodes } from '../sso/index.js';
+import type { AssertedPerson, ConnectionChanges, ProvisioningRefusal, SignInCodes } from '../sso/index.js';
 import * as store from './store.js';
 
 /**
@@ -35,6 +35,8 @@ export interface SamlDeps {
    * redeems it for what password login returns, through the MFA module's `signIn`.
    */
   signInCodes: Pick<SignInCodes, 'issue'>;
+  /** The SSO module's guard and record of connection changes (docs/decisions.md "SSO trust model"). */
+  connectionChanges: ConnectionChanges;
   logger: { info(obj: object, msg: string): void };
 }
 

@@ -93,6 +93,7 @@ export function createSamlConnectionService(deps: SamlDeps) {
     readInput: () => SamlConfigInput,
     source: 'api' | 'metadata',
   ): Promise<{ view: SamlConfigView; created: boolean }> {
+    await deps.connectionChanges.assertAllowed(principal);
     return transactions.tenant(principal.tenantId, async (tx) => {
       await assertPlanAllowsSso(deps, tx, principal.tenantId);
       const input = readInput();
@@ -113,16 +114,27 @@ export function createSamlConnectionService(deps: SamlDeps) {
       if (previous) await store.updateConnection(tx, principal.tenantId, row);
       else await store.insertConnection(tx, row);
       const view = viewOf(row);
-      await emitAdmin(events, tx, principal, 'sso.saml_configured', {
-        protocol: 'saml',
-        created: !previous,
-        source,
-        idp_entity_id: row.idpEntityId,
-        sso_url: row.ssoUrl,
-        slo_url: row.sloUrl,
-        certificate_fingerprints: view.certificates.map((certificate) => certificate.fingerprint_sha256),
-        allowed_domains: row.allowedDomains,
-        enabled: row.enabled,
+      await emitAdmin(
+        events,
+        tx,
+        principal,
+        'sso.saml_configured',
+        {
+          protocol: 'saml',
+          created: !previous,
+          source,
+          idp_entity_id: row.idpEntityId,
+          sso_url: row.ssoUrl,
+          slo_url: row.sloUrl,
+          certificate_fingerprints: view.certificates.map((certificate) => certificate.fingerprint_sha256),
+          allowed_domains: row.allowedDomains,
+          enabled: row.enabled,
+        },
+        'high',
+      );
+      await deps.connectionChanges.record(tx, principal, {
+        action: 'sso.saml_configured',
+        summary: `The SAML identity provider was ${previous ? 'changed' : 'configured'}: ${row.idpEntityId}.`,
       });
       return { view, created: !previous };
     });
@@ -158,12 +170,21 @@ export function createSamlConnectionService(deps: SamlDeps) {
 
     /** Removes the connection: SAML is dormant again, and requests still open can no longer be answered. */
     async remove(principal: Principal): Promise<void> {
+      await deps.connectionChanges.assertAllowed(principal);
       await transactions.tenant(principal.tenantId, async (tx) => {
         const removed = await store.deleteConnection(tx, principal.tenantId);
         if (!removed) throw notFound(NOT_CONFIGURED);
-        await emitAdmin(events, tx, principal, 'sso.saml_removed', {
-          protocol: 'saml',
-          idp_entity_id: removed.idpEntityId,
+        await emitAdmin(
+          events,
+          tx,
+          principal,
+          'sso.saml_removed',
+          { protocol: 'saml', idp_entity_id: removed.idpEntityId },
+          'high',
+        );
+        await deps.connectionChanges.record(tx, principal, {
+          action: 'sso.saml_removed',
+          summary: `The SAML identity provider ${removed.idpEntityId} was removed.`,
         });
       });
     },

@@ -31,7 +31,9 @@ const ConfigBody = Type.Object(
     allowed_domains: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
         maxItems: 100,
-        description: 'Email domains whose people may sign in through this connection; empty or omitted: any',
+        description:
+          'Email domains whose people may sign in through this connection, among the domains the organization ' +
+          'verified (it narrows them, never widens them); empty or omitted: every verified domain',
       }),
     ),
     enabled: Type.Optional(
@@ -74,12 +76,17 @@ const XML_TYPES = ['application/samlmetadata+xml', 'application/xml', 'text/xml'
 const PATH = '/api/v1/tenants/sso/saml';
 const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
 const common = { tags: ['sso'], security: [{ bearer: [] }] };
+/** docs/decisions.md "SSO trust model": who may change who vouches for the organization's people. */
+const CHANGE =
+  'Changing the connection also needs a person whose session signed in with their account’s own factors (not ' +
+  'through SSO) within 10 minutes (403 otherwise, also for API keys); each change is mailed to every owner and ' +
+  'raises a detection. ';
 const ADMIN =
   'Needs `tenant:manage` (a person or an API key holding it); 403 while the organization awaits approval. ' +
   '404 while no SAML identity provider is configured: SAML is dormant then. ';
 const PUT_ANSWERS =
-  'Needs a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this creates the connection, 200 ' +
-  'when it replaces it.';
+  `${CHANGE}Needs a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this creates the ` +
+  'connection, 200 when it replaces it.';
 
 /** Part A 4.6: the organization's SAML 2.0 identity provider. */
 export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection: SamlConnectionService }): void {
@@ -127,7 +134,7 @@ export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection
       schema: {
         ...common,
         summary: 'Remove the SAML identity provider: SAML is dormant again',
-        description: ADMIN,
+        description: `${ADMIN}${CHANGE}`,
         response: { 204: Type.Null(), ...errors(401, 403, 404) },
       },
     },

@@ -255,6 +255,8 @@ export function createUserService(deps: ScimDeps) {
               ...profileOf(fields),
               emailVerified: false,
               profileSource: 'scim',
+              // Created by the organization's provider: owned by it (docs/decisions.md "SSO trust model").
+              ownerTenantId: tenantId,
             });
           const membershipId = await provisionMembership(tx, tenantId, userId);
           await organizations.memberships.setProvisioned(

@@ -1,5 +1,6 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import { conflict, notFound, unauthorized } from '../../kernel/http/index.js';
+import { requireOwnFactorSession } from '../accounts/index.js';
 import { providerOf, type SocialDeps } from './common.js';
 import type { ProviderId, SocialProvider } from './providers.js';
 import * as store from './store.js';
@@ -44,6 +45,8 @@ export function createSocialIdentities(deps: SocialDeps, providers: Map<Provider
     async unlink(principal: Principal, provider: string, password: string | undefined): Promise<void> {
       const me = self(principal);
       providerOf(providers, provider);
+      // An SSO session is confined to its organization (docs/decisions.md "SSO trust model").
+      await requireOwnFactorSession(deps, principal);
       const { hasPassword } = await deps.accounts.confirmPassword(principal, password);
       const passkeys = hasPassword ? 0 : (await deps.passkeys.listPasskeys(principal)).length;
       await transactions.tenant(me.tenantId, async (tx) => {

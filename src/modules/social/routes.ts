@@ -167,8 +167,9 @@ export function registerSocialRoutes(
         description:
           `${BINDING}The callback links what the provider answers to the person and session that started it ` +
           '(if that session is still live), and sends the browser to the app with `social_linked=<provider>`. ' +
-          '403 without a sign-in in the last 10 minutes (with the second factor when TOTP is on) or when the ' +
-          'organization turned social sign-in off; 404 when the provider is not configured.',
+          '403 without a sign-in in the last 10 minutes (with the second factor when TOTP is on), from a session ' +
+          'through an organization’s SSO, or when the organization turned social sign-in off; 404 when the ' +
+          'provider is not configured.',
         security: [{ bearer: [] }],
         params: ProviderParam,
         response: { 200: AuthorizationUrl, ...errors(401, 403, 404, 429, 502) },
@@ -196,7 +197,8 @@ export function registerSocialRoutes(
         description:
           '204. `password` is required when the account has one (400 when wrong or missing). 404 when the provider ' +
           'is not configured or not linked; 409 when it is the last way to sign in to an account without a ' +
-          'password (other linked providers and passkeys count).',
+          'password (other linked providers and passkeys count). 403 for a session through an organization’s SSO ' +
+          '(as for link/start).',
         security: [{ bearer: [] }],
         params: ProviderParam,
         body: UnlinkBody,

@@ -8,6 +8,7 @@ import { type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import {
   mayUseAccount,
   type RequestContext,
+  requireOwnFactorSession,
   type SignInResult,
   SSO_REQUIRED,
   signInSubject,
@@ -139,6 +140,8 @@ export function createSocialSignIn(deps: SocialDeps, providers: Map<ProviderId, 
     async startLink(provider: string, principal: Principal, browser: { secret: string; ip: string }) {
       const id = providerOf(providers, provider).id;
       if (!principal.userId || !principal.sessionId) throw unauthorized();
+      // An SSO session is confined to its organization (docs/decisions.md "SSO trust model").
+      await requireOwnFactorSession(deps, principal);
       await deps.accounts.assertRecentSignIn(principal, {
         withinMs: LINK_SIGN_IN_WINDOW_MS,
         needsMfa: await deps.mfaEnabled(principal.userId),

@@ -2,7 +2,7 @@ import type { Principal } from '../../kernel/auth/index.js';
 import { planIncludes, planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
-import type { Events } from '../../kernel/events/index.js';
+import type { Events, Severity } from '../../kernel/events/index.js';
 import { forbidden, notFound, unprocessable } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
@@ -52,7 +52,16 @@ export const emitAdmin = (
   principal: Principal,
   action: string,
   data: Record<string, unknown>,
-) => events.emit(tx, { tenantId: principal.tenantId, actor: principal.actor, category: 'admin', action, data });
+  severity?: Severity,
+) =>
+  events.emit(tx, {
+    tenantId: principal.tenantId,
+    actor: principal.actor,
+    category: 'admin',
+    action,
+    data,
+    ...(severity ? { severity } : {}),
+  });
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 

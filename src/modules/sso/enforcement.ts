@@ -2,6 +2,7 @@ import type { Principal } from '../../kernel/auth/index.js';
 import type { Tx } from '../../kernel/db/index.js';
 import { conflict, notFound } from '../../kernel/http/index.js';
 import { assertPlanAllowsSso, configured, emitAdmin, type SsoDeps } from './common.js';
+import type { ConnectionChanges } from './connection-changes.js';
 import * as signIns from './sign-in-store.js';
 
 export interface EnforcementView {
@@ -13,7 +14,7 @@ export interface EnforcementView {
  * `sso_required`; the sign-in methods (password, magic link, passkey, social) read it and answer 403 to non-owner
  * members after their factor verified (accounts/sign-in-subject.ts). Owners always pass: the break-glass path.
  */
-export function createEnforcementService(deps: SsoDeps) {
+export function createEnforcementService(deps: SsoDeps & { connectionChanges: ConnectionChanges }) {
   const { transactions, organizations, events, clock } = deps;
 
   /**
@@ -45,6 +46,7 @@ export function createEnforcementService(deps: SsoDeps) {
      * Turning it off is always allowed, also after a downgrade.
      */
     async put(principal: Principal, input: EnforcementView): Promise<EnforcementView> {
+      await deps.connectionChanges.assertAllowed(principal);
       return transactions.tenant(principal.tenantId, async (tx) => {
         const connection = await configured(tx, principal.tenantId, true);
         if (input.required) {
@@ -65,9 +67,19 @@ export function createEnforcementService(deps: SsoDeps) {
         if (before === undefined) throw notFound();
         if (before !== input.required) {
           const ended = input.required ? await endNonSsoSessions(tx, principal.tenantId) : 0;
-          await emitAdmin(events, tx, principal, 'sso.enforcement_changed', {
-            required: input.required,
-            ...(input.required ? { sessions_ended: ended } : {}),
+          await emitAdmin(
+            events,
+            tx,
+            principal,
+            'sso.enforcement_changed',
+            { required: input.required, ...(input.required ? { sessions_ended: ended } : {}) },
+            'high',
+          );
+          await deps.connectionChanges.record(tx, principal, {
+            action: 'sso.enforcement_changed',
+            summary: input.required
+              ? 'Single sign-on is now required: members who are not owners sign in only through it.'
+              : 'Single sign-on is no longer required.',
           });
         }
         return { required: input.required };

@@ -1,8 +1,11 @@
 import type { Config } from '../../config.js';
+import type { Mailer } from '../../kernel/mail/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
 import type { RequestContext, SignIn, SignInResult } from '../accounts/index.js';
+import { createAccountLinkConfirmation } from './account-link.js';
 import { createBackchannelLogout } from './backchannel-logout.js';
 import type { SsoDeps } from './common.js';
+import { createConnectionChanges } from './connection-changes.js';
 import { createConnectionTest } from './connection-test.js';
 import { createEnforcementService } from './enforcement.js';
 import { createOidcConfigService } from './oidc-config.js';
@@ -22,6 +25,7 @@ export {
   ROUND_TRIP_SECONDS,
   returnUrl,
 } from './browser-binding.js';
+export type { ConnectionChanges } from './connection-changes.js';
 export type { OidcConfigView } from './oidc-config.js';
 export { type SamlSignIn, type SamlStart, SSO_STARTS_PER_IP } from './oidc-sign-in.js';
 export { type AssertedPerson, type ProvisioningRefusal, provisionPerson } from './provisioning.js';
@@ -33,10 +37,11 @@ export { tenantIdBySlug } from './sign-in-store.js';
 
 export interface SsoSignInDeps extends ProvisioningDeps {
   config: Pick<Config, 'baseUrl' | 'signInReturnUrl'>;
+  mailer: Mailer;
   /** The MFA module's `signIn`: an SSO sign-in never bypasses an enrolled TOTP factor (Part A 4.2). */
   signIn: SignIn;
   personalData: PersonalDataRegistry;
-  logger: { info(obj: object, msg: string): void };
+  logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 /**
@@ -47,7 +52,8 @@ export interface SsoSignInDeps extends ProvisioningDeps {
  */
 export function createSso(deps: SsoDeps & SsoSignInDeps) {
   deps.personalData.add(ssoPersonalData());
-  const oidc = createOidcConfigService(deps);
+  const connectionChanges = createConnectionChanges(deps);
+  const oidc = createOidcConfigService({ ...deps, connectionChanges });
   const relyingParty = createRelyingParty(deps);
   const signInCodes = createSignInCodes(deps);
   let saml: SamlSignIn | undefined;
@@ -56,7 +62,9 @@ export function createSso(deps: SsoDeps & SsoSignInDeps) {
   return {
     oidc,
     connectionTest: createConnectionTest({ ...deps, config: oidc }),
-    enforcement: createEnforcementService(deps),
+    enforcement: createEnforcementService({ ...deps, connectionChanges }),
+    /** The guard and record of every change to an SSO connection (the SAML module's too). */
+    connectionChanges,
     /** The OIDC relying party on the kernel's egress (social login's Google provider uses it too). */
     relyingParty,
     signInCodes,
@@ -76,6 +84,9 @@ export function createSso(deps: SsoDeps & SsoSignInDeps) {
      * codes into the same store with `signInCodes.issue`).
      */
     complete: (code: string, context: RequestContext): Promise<SignInResult> => signInCodes.redeem(code, context),
+
+    /** `POST /auth/sso/link/confirm` (and the `/sso/link` page): the account holder links their account. */
+    confirmLink: createAccountLinkConfirmation(deps),
 
     /**
      * Plugs the SAML module in: its start (and its browser binding) is used by `POST /auth/sso/start` when the

@@ -4,6 +4,7 @@ import type { Tx } from '../../kernel/db/index.js';
 import { notFound, unprocessable } from '../../kernel/http/index.js';
 import { assertOutboundUrl } from '../../kernel/net/index.js';
 import { assertPlanAllowsSso, configured, emitAdmin, NOT_CONFIGURED, type SsoDeps, validDomains } from './common.js';
+import type { ConnectionChanges } from './connection-changes.js';
 import { openClientSecret, sealClientSecret, sealingKeyOf } from './sealing.js';
 import * as store from './store.js';
 
@@ -80,7 +81,7 @@ async function releaseEnforcement(deps: SsoDeps, tx: Tx, principal: Principal, r
 }
 
 /** `GET|PUT|DELETE /tenants/sso/oidc` (Part A 4.6, `tenant:manage`). */
-export function createOidcConfigService(deps: SsoDeps) {
+export function createOidcConfigService(deps: SsoDeps & { connectionChanges: ConnectionChanges }) {
   const { transactions, events, clock } = deps;
   const key = sealingKeyOf(deps.secretKey);
 
@@ -99,6 +100,7 @@ export function createOidcConfigService(deps: SsoDeps) {
      * enforcement needs a passed test of the current connection, a required SSO is turned off with it.
      */
     async put(principal: Principal, input: OidcConfigInput): Promise<{ view: OidcConfigView; created: boolean }> {
+      await deps.connectionChanges.assertAllowed(principal);
       return transactions.tenant(principal.tenantId, async (tx) => {
         await assertPlanAllowsSso(deps, tx, principal.tenantId);
         const issuer = validIssuer(input.issuer);
@@ -150,16 +152,27 @@ export function createOidcConfigService(deps: SsoDeps) {
             : undefined;
         const enforcementOff = releaseReason ? await releaseEnforcement(deps, tx, principal, releaseReason) : false;
         // Never the secret, sealed or not: only whether it changed.
-        await emitAdmin(events, tx, principal, 'sso.oidc_configured', {
-          protocol: 'oidc',
-          created: !previous,
-          issuer,
-          client_id: row.clientId,
-          client_secret_changed: secretChanged,
-          scopes,
-          allowed_domains: allowedDomains,
-          enabled: row.enabled,
-          enforcement_turned_off: enforcementOff,
+        await emitAdmin(
+          events,
+          tx,
+          principal,
+          'sso.oidc_configured',
+          {
+            protocol: 'oidc',
+            created: !previous,
+            issuer,
+            client_id: row.clientId,
+            client_secret_changed: secretChanged,
+            scopes,
+            allowed_domains: allowedDomains,
+            enabled: row.enabled,
+            enforcement_turned_off: enforcementOff,
+          },
+          'high',
+        );
+        await deps.connectionChanges.record(tx, principal, {
+          action: 'sso.oidc_configured',
+          summary: `The OpenID Connect identity provider was ${previous ? 'changed' : 'configured'}: ${issuer} (client ${row.clientId}).`,
         });
         return { view: viewOf(row), created: !previous };
       });
@@ -167,15 +180,27 @@ export function createOidcConfigService(deps: SsoDeps) {
 
     /** Removes the connection: SSO is dormant again, and enforcement is turned off with it. 404 when none. */
     async remove(principal: Principal): Promise<void> {
+      await deps.connectionChanges.assertAllowed(principal);
       await transactions.tenant(principal.tenantId, async (tx) => {
         const removed = await store.deleteConnection(tx, principal.tenantId);
         if (!removed) throw notFound(NOT_CONFIGURED);
         const enforcementOff = await releaseEnforcement(deps, tx, principal, 'connection_removed');
-        await emitAdmin(events, tx, principal, 'sso.oidc_removed', {
-          protocol: 'oidc',
-          issuer: removed.issuer,
-          client_id: removed.clientId,
-          enforcement_turned_off: enforcementOff,
+        await emitAdmin(
+          events,
+          tx,
+          principal,
+          'sso.oidc_removed',
+          {
+            protocol: 'oidc',
+            issuer: removed.issuer,
+            client_id: removed.clientId,
+            enforcement_turned_off: enforcementOff,
+          },
+          'high',
+        );
+        await deps.connectionChanges.record(tx, principal, {
+          action: 'sso.oidc_removed',
+          summary: `The OpenID Connect identity provider ${removed.issuer} was removed.`,
         });
       });
     },

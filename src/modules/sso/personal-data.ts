@@ -1,19 +1,22 @@
 import type { PersonalDataContributor } from '../../kernel/personal-data.js';
+import * as links from './link-store.js';
 import * as signIns from './sign-in-store.js';
 
 /**
  * Privacy rights (Part A 4.10) over what SSO sign-in keeps about a person in an organization: the identity
- * provider's id of them with the address it asserted, and their sign-ins (when, through which provider session).
- * Completion codes are secrets and never exported. Erasure deletes both: the next SSO sign-in links afresh.
+ * provider's id of them with the address it asserted and how it was linked, their sign-ins (when, through which
+ * provider session), and the links mailed to confirm a link. Completion codes and link tokens are secrets and never
+ * exported. Erasure deletes all three: the next SSO sign-in links afresh.
  */
 export function ssoPersonalData(): PersonalDataContributor {
   return {
     name: 'sso',
-    tables: ['sso_identities', 'sso_sign_ins'],
+    tables: ['sso_identities', 'sso_sign_ins', 'sso_link_requests'],
     async export(tx, tenantId, userId) {
-      const [identities, records] = await Promise.all([
+      const [identities, records, linkRequests] = await Promise.all([
         signIns.identitiesOfUser(tx, tenantId, userId),
         signIns.signInsOfUser(tx, tenantId, userId),
+        links.linkRequestsOfUser(tx, tenantId, userId),
       ]);
       return {
         identities: identities.map((identity) => ({
@@ -21,6 +24,7 @@ export function ssoPersonalData(): PersonalDataContributor {
           issuer: identity.issuer,
           subject: identity.subject,
           email: identity.email,
+          linked_by: identity.linkedBy,
           created_at: identity.createdAt.toISOString(),
           last_sign_in_at: identity.lastSignInAt.toISOString(),
         })),
@@ -30,10 +34,19 @@ export function ssoPersonalData(): PersonalDataContributor {
           created_at: signIn.createdAt.toISOString(),
           completed_at: signIn.completedAt?.toISOString() ?? null,
         })),
+        link_requests: linkRequests.map((request) => ({
+          protocol: request.protocol,
+          issuer: request.issuer,
+          email: request.email,
+          created_at: request.createdAt.toISOString(),
+          expires_at: request.expiresAt.toISOString(),
+          used_at: request.spentAt?.toISOString() ?? null,
+        })),
       };
     },
     async erase(tx, tenantId, userId) {
       await signIns.deleteOfUser(tx, tenantId, userId);
+      await links.deleteLinkRequestsOfUser(tx, tenantId, userId);
     },
   };
 }

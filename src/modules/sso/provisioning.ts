@@ -6,9 +6,10 @@ import { newId } from '../../kernel/ids.js';
 import type { AccountService } from '../accounts/index.js';
 import type { DomainService, MembersService } from '../members/index.js';
 import type { OrganizationService } from '../organizations/index.js';
+import { type AccountLinkDeps, requestAccountLink } from './account-link.js';
 import * as signIns from './sign-in-store.js';
 
-export interface ProvisioningDeps {
+export interface ProvisioningDeps extends AccountLinkDeps {
   organizations: Pick<OrganizationService, 'memberships'>;
   accounts: Pick<AccountService, 'provisioning'>;
   /** Seats (`assertSeatAvailable`) and verified domains (`domains.isVerifiedFor`), as SCIM provisioning uses them. */
@@ -33,23 +34,27 @@ export interface AssertedPerson {
 /** Why a federated sign-in found no account to sign in: recorded for the organization, never shown. */
 export type ProvisioningRefusal =
   | 'domain_not_allowed'
+  | 'domain_not_verified'
+  | 'account_owned_elsewhere'
+  | 'link_needs_confirmation'
+  | 'owner_not_linked'
   | 'membership_inactive'
-  | 'account_not_linkable'
   | 'seat_limit_reached';
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
 /**
  * The account an SSO sign-in signs in (Part A 4.6), found or provisioned just in time, in the organization's
- * transaction:
- * 1. the provider's address must be on the connection's `allowed_domains` (when it lists any);
- * 2. a person the provider signed in before (its `iss` + `sub`) is the same account again, whatever address the
- *    provider sends now; their membership must be active (a suspended or removed one is not re-opened here);
- * 3. otherwise the address decides, with SCIM's rule (accounts are global and the person never agreed to this
- *    organization): a member of the organization is linked; an account that is no member is linked, and made a
- *    member, only when its address is on a domain the organization verified; an unknown address gets a new
- *    account without a password (workforce, role `member`);
- * 4. a new membership takes a seat of the plan (members and pending invitations count).
+ * transaction. The organization's admin chose the identity provider, so it is trusted only as far as the
+ * organization reaches (docs/decisions.md "SSO trust model"):
+ * 1. the asserted address must be on a domain the organization verified (Part A 4.7), and on the connection's
+ *    `allowed_domains` when it lists any (they narrow the verified set, never widen it);
+ * 2. an account another organization's SSO or SCIM created (owned by it) is never signed in;
+ * 3. a person the provider signed in before (its `iss` + `sub`) is the same account again; their membership must
+ *    be active, and an owner is signed in only through a link they confirmed themselves;
+ * 4. otherwise an unknown address gets a new account owned by the organization (workforce, role `member`, a seat
+ *    of the plan); an account the organization owns is linked; any other account, or an owner, is linked only
+ *    once its holder opens the link mailed to the account's address (`link_needs_confirmation`).
  */
 export async function provisionPerson(
   deps: ProvisioningDeps,
@@ -57,75 +62,100 @@ export async function provisionPerson(
   person: AssertedPerson,
   allowedDomains: readonly string[],
 ): Promise<{ userId: string } | { refused: ProvisioningRefusal }> {
-  const { organizations, accounts, members, events, clock } = deps;
+  const { organizations, accounts, members } = deps;
   const { tenantId } = person;
   if (allowedDomains.length > 0 && !allowedDomains.includes(domainOf(person.email))) {
     return { refused: 'domain_not_allowed' };
   }
-  const now = clock.now();
+  if (!(await members.domains.isVerifiedFor(tx, tenantId, person.email))) return { refused: 'domain_not_verified' };
   const known = await signIns.identity(tx, person);
-  let userId = known?.userId;
-  let membershipCreated = false;
-  if (userId) {
-    const membership = await organizations.memberships.ofUser(tx, tenantId, userId);
-    if (membership?.status !== 'active') return { refused: 'membership_inactive' };
-  } else {
-    const emailKey = person.email.toLowerCase();
-    const existing = await accounts.provisioning.accountByEmailKey(tx, emailKey);
-    const membership = existing && (await organizations.memberships.ofUser(tx, tenantId, existing.id));
-    if (membership && membership.status !== 'active') return { refused: 'membership_inactive' };
-    if (existing && !membership && !(await members.domains.isVerifiedFor(tx, tenantId, person.email))) {
-      return { refused: 'account_not_linkable' };
+  const account = known
+    ? await accounts.provisioning.accountById(tx, known.userId)
+    : await accounts.provisioning.accountByEmailKey(tx, person.email.toLowerCase());
+  if (account?.ownerTenantId && account.ownerTenantId !== tenantId) return { refused: 'account_owned_elsewhere' };
+  const membership = account && (await organizations.memberships.ofUser(tx, tenantId, account.id));
+  if (membership && membership.status !== 'active') return { refused: 'membership_inactive' };
+  if (known) {
+    if (!membership) return { refused: 'membership_inactive' };
+    if (membership.role === 'owner' && known.linkedBy !== 'account_holder') {
+      await requestAccountLink(deps, tx, person, known.userId);
+      return { refused: 'owner_not_linked' };
     }
-    if (!membership) {
-      try {
-        await members.assertSeatAvailable(tx, tenantId);
-      } catch (error) {
-        if (error instanceof HttpError && error.status === 403) return { refused: 'seat_limit_reached' };
-        throw error;
-      }
-    }
-    userId = existing?.id ?? newId();
-    if (!existing) {
-      await accounts.provisioning.insertAccount(tx, {
-        id: userId,
-        email: person.email,
-        emailKey,
-        now,
-        name: person.name,
-        givenName: person.givenName,
-        familyName: person.familyName,
-        // The organization's own identity provider vouches for the address and keeps the names.
-        emailVerified: true,
-        profileSource: 'sso',
-      });
-    }
-    if (!membership) {
-      await organizations.memberships.add(tx, { tenantId, userId, role: 'member' });
-      membershipCreated = true;
+    await remember(deps, tx, person, known.userId, known.linkedBy);
+    return { userId: known.userId };
+  }
+  if (account && (account.ownerTenantId !== tenantId || membership?.role === 'owner')) {
+    await requestAccountLink(deps, tx, person, account.id);
+    return { refused: membership?.role === 'owner' ? 'owner_not_linked' : 'link_needs_confirmation' };
+  }
+  if (!membership) {
+    try {
+      await members.assertSeatAvailable(tx, tenantId);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 403) return { refused: 'seat_limit_reached' };
+      throw error;
     }
   }
+  const userId = account?.id ?? newId();
+  if (!account) {
+    await accounts.provisioning.insertAccount(tx, {
+      id: userId,
+      email: person.email,
+      emailKey: person.email.toLowerCase(),
+      now: deps.clock.now(),
+      name: person.name,
+      givenName: person.givenName,
+      familyName: person.familyName,
+      // The organization's provider vouches for an address on the organization's own verified domain.
+      emailVerified: true,
+      profileSource: 'sso',
+      ownerTenantId: tenantId,
+    });
+  }
+  if (!membership) await addMember(deps, tx, tenantId, userId, person.protocol);
+  await remember(deps, tx, person, userId, 'provisioning');
+  return { userId };
+}
+
+/** Records the provider's account of the person (and the last address it sent). */
+export async function remember(
+  deps: { clock: Clock },
+  tx: Tx,
+  person: AssertedPerson,
+  userId: string,
+  linkedBy: 'provisioning' | 'account_holder',
+): Promise<void> {
+  const now = deps.clock.now();
   await signIns.upsertIdentity(tx, {
-    tenantId,
+    tenantId: person.tenantId,
     protocol: person.protocol,
     issuer: person.issuer,
     subject: person.subject,
     userId,
     email: person.email,
+    linkedBy,
     createdAt: now,
     lastSignInAt: now,
   });
-  if (membershipCreated) {
-    // Whether an account existed is left out: the organization's admins read this, and it would tell them who
-    // has an account on the service (as SCIM's events do).
-    await events.emit(tx, {
-      tenantId,
-      actor: { id: userId, type: 'human' },
-      category: 'admin',
-      action: 'sso.user_provisioned',
-      subjectUserId: userId,
-      data: { user_id: userId, protocol: person.protocol, role: 'member' },
-    });
-  }
-  return { userId };
+}
+
+/** Makes the person a member (role `member`) and records it. */
+export async function addMember(
+  deps: Pick<ProvisioningDeps, 'organizations' | 'events'>,
+  tx: Tx,
+  tenantId: string,
+  userId: string,
+  protocol: 'oidc' | 'saml',
+): Promise<void> {
+  await deps.organizations.memberships.add(tx, { tenantId, userId, role: 'member' });
+  // Whether an account existed is left out: the organization's admins read this, and it would tell them who has
+  // an account on the service (as SCIM's events do).
+  await deps.events.emit(tx, {
+    tenantId,
+    actor: { id: userId, type: 'human' },
+    category: 'admin',
+    action: 'sso.user_provisioned',
+    subjectUserId: userId,
+    data: { user_id: userId, protocol, role: 'member' },
+  });
 }

@@ -38,7 +38,9 @@ const ConfigBody = Type.Object(
     allowed_domains: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
         maxItems: 100,
-        description: 'Email domains whose people may sign in through this connection; empty or omitted: any',
+        description:
+          'Email domains whose people may sign in through this connection, among the domains the organization ' +
+          'verified (it narrows them, never widens them); empty or omitted: every verified domain',
       }),
     ),
     enabled: Type.Optional(
@@ -80,6 +82,11 @@ const Enforcement = Type.Object({ required: Type.Boolean() }, { additionalProper
 const PATH = '/api/v1/tenants/sso';
 const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
 const common = { tags: ['sso'], security: [{ bearer: [] }] };
+/** docs/decisions.md "SSO trust model": who may change who vouches for the organization's people. */
+const CHANGE =
+  'Changing the connection also needs a person whose session signed in with their account’s own factors (not ' +
+  'through SSO) within 10 minutes (403 otherwise, also for API keys); each change is mailed to every owner and ' +
+  'raises a detection. ';
 const ADMIN =
   'Needs `tenant:manage` (a person or an API key holding it); 403 while the organization awaits approval. ' +
   '404 while no identity provider is configured: SSO is dormant then. ';
@@ -113,7 +120,7 @@ export function registerSsoRoutes(
         ...common,
         summary: 'Configure or replace the OIDC identity provider',
         description:
-          'Needs `tenant:manage` and a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this ' +
+          `${CHANGE}Needs \`tenant:manage\` and a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this ` +
           'creates the connection, 200 when it replaces it. 422 names the field: issuer not https on 443 with a ' +
           'public host name, scopes without `openid`, a malformed domain, or no client secret on first ' +
           'configuration or with a changed issuer or client_id. Changing issuer, client id or secret resets ' +
@@ -135,7 +142,7 @@ export function registerSsoRoutes(
       schema: {
         ...common,
         summary: 'Remove the OIDC identity provider: SSO is dormant again and no longer required',
-        description: `${ADMIN}Removing the connection also turns enforcement off, so members can sign in again.`,
+        description: `${ADMIN}${CHANGE}Removing the connection also turns enforcement off, so members can sign in again.`,
         response: { 204: Type.Null(), ...errors(401, 403, 404) },
       },
     },
@@ -184,7 +191,7 @@ export function registerSsoRoutes(
         ...common,
         summary: 'Require SSO, or stop requiring it',
         description:
-          `${ADMIN}Once required, password, magic-link and passkey sign-in answer 403 to members who are not ` +
+          `${ADMIN}${CHANGE}Once required, password, magic-link and passkey sign-in answer 403 to members who are not ` +
           'owners (owners pass: break-glass). Requiring needs a plan with Enterprise SSO (403), an enabled ' +
           'connection and a passed connection test of its current configuration (409); turning it off is always ' +
           'allowed.',

@@ -66,6 +66,14 @@ export const ssoIdentities = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The address the provider asserted at the last sign-in. */
     email: text('email').notNull(),
+    /**
+     * How the link came to be (docs/decisions.md "SSO trust model"): `provisioning`, the organization's SSO created
+     * the account or found one it owns; `account_holder`, the person proved control of the account (the mailed
+     * link). Only an `account_holder` link signs in an organization's owner.
+     */
+    linkedBy: text('linked_by', { enum: ['provisioning', 'account_holder'] })
+      .notNull()
+      .default('provisioning'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull(),
   },
@@ -106,4 +114,32 @@ export const ssoSignIns = pgTable(
     index('sso_sign_ins_tenant_sid').on(t.tenantId, t.issuer, t.providerSessionId),
     index('sso_sign_ins_created').on(t.createdAt),
   ],
+);
+
+/**
+ * An identity provider asserted the address of an existing account the organization does not own: the account is
+ * linked only when its holder opens the link mailed to the account's address (docs/decisions.md "SSO trust
+ * model"). Token stored as SHA-256, single use, about 30 minutes.
+ */
+export const ssoLinkRequests = pgTable(
+  'sso_link_requests',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull(),
+    protocol: text('protocol', { enum: ['oidc', 'saml'] }).notNull(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address asserted (the account's, when the request was made); a changed account address voids it. */
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    spentAt: timestamp('spent_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('sso_link_requests_expires').on(t.expiresAt)],
 );

@@ -24,6 +24,9 @@ const CallbackQuery = Type.Object(
   { code: Type.Optional(Type.String()), state: Type.Optional(Type.String()), error: Type.Optional(Type.String()) },
   { additionalProperties: true },
 );
+const LinkBody = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the mailed link' }),
+});
 const TenantParam = Type.Object({ tenant: Type.String({ description: 'The organization’s id (UUID)' }) });
 const LogoutForm = Type.Object(
   { logout_token: Type.Optional(Type.String({ description: 'OIDC Back-Channel Logout 1.0 logout token (JWT)' })) },
@@ -45,10 +48,12 @@ export function registerSsoSignInRoutes(
     /** The SAML flow's browser binding, when the SAML module is attached. */
     samlBinding(): SamlSignIn['binding'] | undefined;
     backchannelLogout: BackchannelLogout;
+    /** The account holder's click on the mailed link that links their account (sso/account-link.ts). */
+    confirmLink(token: string): Promise<void>;
     dpop: DpopVerifier;
   },
 ): void {
-  const { oidcSignIn, complete, samlBinding, backchannelLogout, dpop } = deps;
+  const { oidcSignIn, complete, samlBinding, backchannelLogout, confirmLink, dpop } = deps;
   const binding = createBrowserBinding({ cookieName: SSO_FLOW_COOKIE, path: '/api/v1/auth/sso' });
 
   app.post<{ Body: Static<typeof StartBody> }>(
@@ -120,6 +125,28 @@ export function registerSsoSignInRoutes(
       const context = await signInContext(request, dpop);
       const result = await complete(request.body.code, context);
       return deliverSignIn(reply, result, request.body.use_cookie);
+    },
+  );
+
+  app.post<{ Body: Static<typeof LinkBody> }>(
+    '/api/v1/auth/sso/link/confirm',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Confirm linking your account to an organization’s identity provider (the mailed link)',
+        description:
+          'An identity provider asserted the address of an existing account (one its organization did not create, ' +
+          'or an owner’s): only the account’s holder, by this link mailed to the account’s address, links it. 204 ' +
+          'once linked (the next SSO sign-in signs the person in); 400 `Invalid or expired link` alike for an ' +
+          'unknown, used or expired (30 minutes) link and an account whose address or membership changed since.',
+        body: LinkBody,
+        response: { 204: Type.Null(), ...errors(400, 422) },
+      },
+    },
+    async (request, reply) => {
+      await confirmLink(request.body.token);
+      return noStore(reply).code(204).send();
     },
   );
 

@@ -75,7 +75,7 @@ export async function upsertIdentity(q: Queryable, row: SsoIdentityRow): Promise
     .values(row)
     .onConflictDoUpdate({
       target: [ssoIdentities.tenantId, ssoIdentities.protocol, ssoIdentities.issuer, ssoIdentities.subject],
-      set: { email: row.email, lastSignInAt: row.lastSignInAt },
+      set: { email: row.email, lastSignInAt: row.lastSignInAt, userId: row.userId, linkedBy: row.linkedBy },
     });
 }
 
