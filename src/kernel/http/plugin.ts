@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, OAuthError, ScimError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { Problem } from './problem.js';
 
 export const BODY_LIMIT_BYTES = 1_000_000;
 
@@ -91,6 +92,7 @@ function closeConnectionsOnClose(app: FastifyInstance): void {
 
 /** The error model, JSON parsing, 404s and request ids: every response of the service goes through here. */
 export function registerHttpKernel(app: FastifyInstance): void {
+  app.addSchema(Problem);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {

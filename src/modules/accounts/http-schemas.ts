@@ -22,6 +22,3 @@ export const MfaRequiredSchema = Type.Object(
 
 /** A sign-in's answer: the token pair, or the MFA challenge when the account has TOTP enrolled. */
 export const SignInResultSchema = Type.Union([Type.Ref(TokenPairSchema), Type.Ref(MfaRequiredSchema)]);
-
-export const Problem = Type.Object({ detail: Type.String() }, { $id: 'Problem' });
-export const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, Type.Ref(Problem)]));

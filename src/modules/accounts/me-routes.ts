@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { errors } from './http-schemas.js';
+import { errors } from '../../kernel/http/index.js';
 import { ACTIVITY_DEFAULT_LIMIT, ACTIVITY_MAX_LIMIT } from './self-service.js';
 import type { AccountService } from './service.js';
 

@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DpopError, type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
-import { HttpError } from '../../kernel/http/index.js';
+import { errors, HttpError } from '../../kernel/http/index.js';
 import { clearRefreshCookie, deliverPair, deliverSignIn, refreshCookieOf } from './cookie.js';
-import { errors, MfaRequiredSchema, Problem, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
+import { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 import { registerMeRoutes } from './me-routes.js';
 import type { AccountService } from './service.js';
 import type { SessionService } from './sessions.js';
@@ -57,7 +57,6 @@ export function registerAccountRoutes(
   deps: { accounts: AccountService; sessions: SessionService; dpop: DpopVerifier },
 ): void {
   const { accounts, sessions, dpop } = deps;
-  app.addSchema(Problem);
   app.addSchema(TokenPairSchema);
   app.addSchema(MfaRequiredSchema);
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { errors } from '../accounts/index.js';
+import { errors } from '../../kernel/http/index.js';
 import type { ClientService } from './clients.js';
 import { MAX_URI_LENGTH } from './redirect-uris.js';
 import { GRANT_TYPES, MAX_REDIRECT_URIS, NAME_MAX, SCOPES } from './registration.js';

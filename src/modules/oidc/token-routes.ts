@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { HttpError } from '../../kernel/http/index.js';
-import { errors } from '../accounts/index.js';
+import { errors, HttpError } from '../../kernel/http/index.js';
 import type { OpenIdProvider } from './provider.js';
 import { PROVIDER_PATHS } from './provider.js';
 import { type FormBody, NOT_A_FORM, readForm } from './token-endpoint.js';

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { errors } from '../accounts/index.js';
+import { errors } from '../../kernel/http/index.js';
 import type { ScimAdminService } from './service.js';
 
 const Timestamp = Type.String({ format: 'date-time' });

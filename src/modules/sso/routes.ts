@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { errors } from '../accounts/index.js';
+import { errors } from '../../kernel/http/index.js';
 import type { ConnectionTest } from './connection-test.js';
 import type { EnforcementService } from './enforcement.js';
 import type { OidcConfigService } from './oidc-config.js';
