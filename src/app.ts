@@ -76,8 +76,13 @@ import { createSaml, registerSamlRoutes, type Saml, samlBrowserBinding } from '.
 import { createScim, registerScimRoutes, type Scim } from './modules/scim/index.js';
 import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
 import { createSocial, registerSocialRoutes, type Social } from './modules/social/index.js';
-import { createSso, registerSsoRoutes, registerSsoSignInRoutes, type Sso } from './modules/sso/index.js';
-import { provisionPerson } from './modules/sso/provisioning.js';
+import {
+  createSso,
+  provisionPerson,
+  registerSsoRoutes,
+  registerSsoSignInRoutes,
+  type Sso,
+} from './modules/sso/index.js';
 import { createWebhooks, registerWebhookRoutes, type Webhooks } from './modules/webhooks/index.js';
 import { registerWebPages } from './web/index.js';
 

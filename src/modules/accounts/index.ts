@@ -1,5 +1,14 @@
 export { deliverPair, deliverSignIn, noStore } from './cookie.js';
 export { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
+export {
+  accountLabel,
+  claimsSubject,
+  emailOfUser,
+  endGrantSessionsOfClient,
+  liveSessionsToEnd,
+  liveSsoSessionsOf,
+  ownerAddresses,
+} from './identity-store.js';
 export { OWN_FACTOR_REQUIRED, requireOwnFactorSession } from './own-factor-session.js';
 export { assertStrongPassword, passwordWeakness } from './password-policy.js';
 export { accountKeptElsewhere } from './personal-data.js';

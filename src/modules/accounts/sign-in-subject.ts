@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { forbidden } from '../../kernel/http/index.js';
-import { memberships, tenants } from '../organizations/schema.js';
+import { memberships, tenants } from '../organizations/index.js';
 import { users } from './schema.js';
 
 /**

@@ -2,7 +2,6 @@ import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../kernel/db/index.js';
 import { spendOnce } from '../../kernel/db/index.js';
 import { newId } from '../../kernel/ids.js';
-import { users } from '../accounts/schema.js';
 import { mfaChallenges, mfaRecoveryCodes, mfaTotp } from './schema.js';
 
 export type Factor = typeof mfaTotp.$inferSelect;
@@ -132,7 +131,5 @@ export async function deleteChallengesOf(tx: Tx, tenantId: string, userId: strin
   await tx.delete(mfaChallenges).where(and(eq(mfaChallenges.tenantId, tenantId), eq(mfaChallenges.userId, userId)));
 }
 
-export async function emailOf(q: Queryable, userId: string): Promise<string | undefined> {
-  const [row] = await q.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return row?.email;
-}
+/** The account's address: the accounts module reads its own table. */
+export { emailOfUser as emailOf } from '../accounts/index.js';

@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
-import { sessions, users } from '../accounts/schema.js';
 import { operatorSettings } from '../operator-settings/index.js';
-import { tenants } from '../organizations/schema.js';
+import { tenantStanding } from '../organizations/index.js';
 import { oauthAuthorizationCodes, oauthClients, oauthConsents, oauthResources } from './schema.js';
 import { NEGOTIATED_ALLOWANCE } from './token-throttles.js';
 
@@ -122,16 +121,17 @@ export type TokenClientRow = ClientRow & {
  * Everything after this read runs in that organization's tenant transaction.
  */
 export async function tokenClient(q: Queryable, clientId: string): Promise<TokenClientRow | undefined> {
+  const standing = tenantStanding(q);
   const [row] = await q
     .select({
       client: oauthClients,
-      plan: tenants.plan,
-      quarantined: tenants.quarantined,
-      tenantSlug: tenants.slug,
+      plan: standing.plan,
+      quarantined: standing.quarantined,
+      tenantSlug: standing.slug,
       negotiatedAllowance: operatorSettings.value,
     })
     .from(oauthClients)
-    .innerJoin(tenants, eq(tenants.id, oauthClients.tenantId))
+    .innerJoin(standing, eq(standing.tenantId, oauthClients.tenantId))
     .leftJoin(
       operatorSettings,
       and(eq(operatorSettings.tenantId, oauthClients.tenantId), eq(operatorSettings.key, NEGOTIATED_ALLOWANCE)),
@@ -299,44 +299,6 @@ export async function claimBackchannelLogouts(q: Queryable, limit: number) {
   );
 }
 
-/** Ends every live grant session of a person for one client (consent revoked, Part A 4.14). */
-export async function revokeGrantSessions(
-  q: Queryable,
-  tenantId: string,
-  userId: string,
-  clientId: string,
-  now: Date,
-): Promise<number> {
-  const ended = await q
-    .update(sessions)
-    .set({ revokedAt: now, revokedReason: 'consent_revoked' })
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        eq(sessions.clientId, clientId),
-        isNull(sessions.revokedAt),
-      ),
-    )
-    .returning({ id: sessions.id });
-  return ended.length;
-}
-
-/** What UserInfo and the ID token say about a person (Part A 2.9, 2.10). */
-export async function claimsSubject(q: Queryable, tenantId: string, userId: string) {
-  const [row] = await q
-    .select({
-      email: users.email,
-      emailVerified: users.emailVerified,
-      name: users.name,
-      givenName: users.givenName,
-      familyName: users.familyName,
-      picture: users.picture,
-      updatedAt: users.updatedAt,
-      tenantSlug: tenants.slug,
-    })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, tenantId))
-    .where(eq(users.id, userId));
-  return row;
-}
+// The sessions and people are the accounts module's: it ends a client's grant sessions (consent revoked, Part A
+// 4.14) and reads what UserInfo and the ID token say (Part A 2.9, 2.10).
+export { claimsSubject, endGrantSessionsOfClient as revokeGrantSessions } from '../accounts/index.js';

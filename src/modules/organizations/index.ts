@@ -1,4 +1,13 @@
-/** Tables other modules may join in read queries on hot paths (principal resolution); writes go through the service. */
+/**
+ * Tables the accounts module (the other owner of the core identity tables) joins in its one-statement reads on hot
+ * paths (principal resolution, sign-in subject); every other module calls the functions below instead.
+ */
 export { memberships, tenants } from './schema.js';
 export { createOrganizationService, type OrganizationService, slugify } from './service.js';
-export type { MembershipRow, TenantRow } from './store.js';
+export {
+  type MembershipRow,
+  organizationName,
+  type TenantRow,
+  tenantIdBySlug,
+  tenantStanding,
+} from './store.js';

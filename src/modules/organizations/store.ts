@@ -122,3 +122,32 @@ export async function activeMembershipsOfUser(q: Queryable, userId: string) {
     .from(memberships)
     .where(and(eq(memberships.userId, userId), eq(memberships.status, 'active')));
 }
+
+// ---- reads other modules call (they own no query of the organization tables) ----
+
+/**
+ * The organization a sign-in names by its slug (compared lowercased), read without a tenant: the registry of
+ * organizations is not tenant-scoped, and sign-in must find it before it can enter it.
+ */
+export async function tenantIdBySlug(q: Queryable, slug: string): Promise<string | undefined> {
+  const [row] = await q.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug.trim().toLowerCase()));
+  return row?.id;
+}
+
+/** The organization's name, for the mails that speak of it. */
+export async function organizationName(q: Queryable, tenantId: string): Promise<string | undefined> {
+  const [row] = await q.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+  return row?.name;
+}
+
+/**
+ * The organization's standing (plan, quarantine, slug) as a derived table another module joins by `tenantId` in
+ * its own one-statement read, so a hot look-up stays one round trip while only this module names the columns.
+ * PostgreSQL pulls a plain sub-select like this one up into the join: the plan is the one of a direct join.
+ */
+export function tenantStanding(q: Queryable) {
+  return q
+    .select({ tenantId: tenants.id, plan: tenants.plan, quarantined: tenants.quarantined, slug: tenants.slug })
+    .from(tenants)
+    .as('tenant_standing');
+}

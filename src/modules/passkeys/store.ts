@@ -1,22 +1,12 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { type Queryable, spendOnce } from '../../kernel/db/index.js';
-import { users } from '../accounts/schema.js';
 import { webauthnChallenges, webauthnCredentials } from './schema.js';
 
 export type CredentialRow = typeof webauthnCredentials.$inferSelect;
 export type Purpose = (typeof webauthnChallenges.$inferSelect)['purpose'];
 
-/**
- * The account a registration ceremony is for: its address names the passkey in the authenticator's UI. A
- * read-only look at the accounts module's global `users` table (an account is global, like its passkeys).
- */
-export async function accountOf(q: Queryable, userId: string) {
-  const [row] = await q
-    .select({ email: users.email, name: users.name, status: users.status })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row;
-}
+/** The account a registration ceremony is for (its address names the passkey): read by the accounts module. */
+export { accountLabel as accountOf } from '../accounts/index.js';
 
 export async function insertChallenge(q: Queryable, row: typeof webauthnChallenges.$inferInsert): Promise<void> {
   await q.insert(webauthnChallenges).values(row);

@@ -51,7 +51,7 @@ export async function configured(tx: Tx, tenantId: string, forUpdate = false) {
 }
 
 // One plan rule and one admin event shape for both protocols of enterprise SSO.
-export { assertPlanAllowsSso, emitAdmin } from '../sso/common.js';
+export { assertPlanAllowsSso, emitAdmin } from '../sso/index.js';
 
 /** This service as the organization's SAML service provider: its entity id and endpoints (all under `/api/v1`). */
 export interface ServiceProvider {

@@ -1,7 +1,7 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import { notFound, unprocessable } from '../../kernel/http/index.js';
 import { isUuid } from '../../kernel/ids.js';
-import { validDomains } from '../sso/common.js';
+import { validDomains } from '../sso/index.js';
 import { type CertificateDetails, detailsOf, pemOf, validCertificates } from './certificates.js';
 import {
   assertPlanAllowsSso,

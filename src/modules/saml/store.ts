@@ -1,7 +1,5 @@
-import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
-import { sessions } from '../accounts/schema.js';
-import { ssoIdentities, ssoSignIns } from '../sso/schema.js';
 import { samlConnections, samlRequests, samlSeenMessages } from './schema.js';
 
 export type SamlConnectionRow = typeof samlConnections.$inferSelect;
@@ -111,63 +109,6 @@ export async function rememberMessage(
   return inserted.length > 0;
 }
 
-/** The account the identity provider's NameID was linked to by an earlier SAML sign-in. */
-export async function userOfNameId(
-  q: Queryable,
-  key: { tenantId: string; issuer: string; nameId: string },
-): Promise<string | undefined> {
-  const [row] = await q
-    .select({ userId: ssoIdentities.userId })
-    .from(ssoIdentities)
-    .where(
-      and(
-        eq(ssoIdentities.tenantId, key.tenantId),
-        eq(ssoIdentities.protocol, 'saml'),
-        eq(ssoIdentities.issuer, key.issuer),
-        eq(ssoIdentities.subject, key.nameId),
-      ),
-    );
-  return row?.userId;
-}
-
-/** Whether the person signed in through one of the identity provider's sessions (`SessionIndex`). */
-export async function signedInWithSessionIndex(
-  q: Queryable,
-  key: { tenantId: string; issuer: string; userId: string; sessionIndexes: string[] },
-): Promise<boolean> {
-  const [row] = await q
-    .select({ userId: ssoSignIns.userId })
-    .from(ssoSignIns)
-    .where(
-      and(
-        eq(ssoSignIns.tenantId, key.tenantId),
-        eq(ssoSignIns.protocol, 'saml'),
-        eq(ssoSignIns.issuer, key.issuer),
-        eq(ssoSignIns.userId, key.userId),
-        inArray(ssoSignIns.providerSessionId, key.sessionIndexes),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-/**
- * The person's live first-party sessions signed in through SSO (grants end with them, migration 0013): the ones an
- * identity provider's logout ends. Sessions begun another way (password, passkey…) are not the provider's to end.
- */
-export async function liveSsoSessionsOf(q: Queryable, tenantId: string, userId: string, now: Date): Promise<string[]> {
-  const live = await q
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        isNull(sessions.clientId),
-        gt(sessions.expiresAt, now),
-        sql`${sessions.amr} @> '["sso"]'::jsonb`,
-      ),
-    );
-  return live.map((row) => row.id);
-}
+// The SSO module keeps the identities and sign-ins of both protocols, the accounts module the sessions.
+export { liveSsoSessionsOf } from '../accounts/index.js';
+export { signedInWithSessionIndex, userOfNameId } from '../sso/index.js';

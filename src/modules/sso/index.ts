@@ -25,6 +25,7 @@ export {
   ROUND_TRIP_SECONDS,
   returnUrl,
 } from './browser-binding.js';
+export { assertPlanAllowsSso, emitAdmin, validDomains } from './common.js';
 export type { ConnectionChanges } from './connection-changes.js';
 export type { OidcConfigView } from './oidc-config.js';
 export { type SamlSignIn, type SamlStart, SSO_STARTS_PER_IP } from './oidc-sign-in.js';
@@ -33,7 +34,7 @@ export { createRelyingParty, FederationError, type ProviderMetadata, type Relyin
 export { registerSsoRoutes } from './routes.js';
 export type { SignInCodes, VouchedSignIn } from './sign-in-codes.js';
 export { registerSsoSignInRoutes, SSO_FLOW_COOKIE } from './sign-in-routes.js';
-export { tenantIdBySlug } from './sign-in-store.js';
+export { signedInWithSessionIndex, tenantIdBySlug, userOfNameId } from './sign-in-store.js';
 
 export interface SsoSignInDeps extends ProvisioningDeps {
   config: Pick<Config, 'baseUrl' | 'signInReturnUrl'>;

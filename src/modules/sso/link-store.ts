@@ -1,8 +1,10 @@
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
-import { users } from '../accounts/schema.js';
-import { memberships, tenants } from '../organizations/schema.js';
 import { ssoLinkRequests } from './schema.js';
+
+// Read by their owners: the organization's name, its owners' and an account's addresses.
+export { emailOfUser as addressOf, ownerAddresses } from '../accounts/index.js';
+export { organizationName } from '../organizations/index.js';
 
 export type SsoLinkRequestRow = typeof ssoLinkRequests.$inferSelect;
 
@@ -34,22 +36,6 @@ export async function purgeLinkRequests(q: Queryable, before: Date): Promise<voi
   await q.delete(ssoLinkRequests).where(lt(ssoLinkRequests.expiresAt, before));
 }
 
-/** The organization's name, for the mails that speak of it. */
-export async function organizationName(q: Queryable, tenantId: string): Promise<string | undefined> {
-  const [row] = await q.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
-  return row?.name;
-}
-
-/** Addresses of the organization's active owners (told of every change to its SSO connection). */
-export async function ownerAddresses(q: Queryable, tenantId: string): Promise<string[]> {
-  const found = await q
-    .select({ email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, 'owner'), eq(memberships.status, 'active')));
-  return found.map((row) => row.email);
-}
-
 /** Whether a link for this person and provider account is already on its way (one mail per 30 minutes). */
 export async function pendingLinkRequest(
   q: Queryable,
@@ -71,11 +57,6 @@ export async function pendingLinkRequest(
     )
     .limit(1);
   return row !== undefined;
-}
-
-export async function addressOf(q: Queryable, userId: string): Promise<string | undefined> {
-  const [row] = await q.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return row?.email;
 }
 
 export async function linkRequestsOfUser(q: Queryable, tenantId: string, userId: string): Promise<SsoLinkRequestRow[]> {

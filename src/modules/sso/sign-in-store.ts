@@ -1,21 +1,14 @@
-import { and, eq, gt, inArray, isNull, lt, ne, not, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
-import { sessions } from '../accounts/schema.js';
-import { memberships, tenants } from '../organizations/schema.js';
 import { ssoIdentities, ssoOidcFlows, ssoSignIns } from './schema.js';
 
 export type SsoFlowRow = typeof ssoOidcFlows.$inferSelect;
 export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
 export type SsoSignInRow = typeof ssoSignIns.$inferSelect;
 
-/**
- * The organization a sign-in names by its slug (compared lowercased), read without a tenant: the registry of
- * organizations is not tenant-scoped, and sign-in must find it before it can enter it.
- */
-export async function tenantIdBySlug(q: Queryable, slug: string): Promise<string | undefined> {
-  const [row] = await q.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug.trim().toLowerCase()));
-  return row?.id;
-}
+// Read by their owners: the organization registry and the sessions (docs/decisions.md "Module boundaries").
+export { liveSessionsToEnd } from '../accounts/index.js';
+export { tenantIdBySlug } from '../organizations/index.js';
 
 export async function insertFlow(q: Queryable, row: SsoFlowRow): Promise<void> {
   await q.insert(ssoOidcFlows).values(row);
@@ -133,35 +126,42 @@ export async function deleteOfUser(q: Queryable, tenantId: string, userId: strin
   await q.delete(ssoIdentities).where(and(eq(ssoIdentities.tenantId, tenantId), eq(ssoIdentities.userId, userId)));
 }
 
-const signedInWithSso = sql`${sessions.amr} @> '["sso"]'::jsonb`;
-
-/**
- * Live first-party sessions (grants end with them, migration 0013) to end: the SSO sessions of some people (an
- * identity provider signed them out), or every session not signed in through SSO of the members who are not
- * owners (SSO just became required). Read here, ended through the session service.
- */
-export async function liveSessionsToEnd(
+/** The account the identity provider's SAML NameID was linked to by an earlier SAML sign-in. */
+export async function userOfNameId(
   q: Queryable,
-  tenantId: string,
-  which: { ssoOfUsers: string[] } | { nonSsoOfNonOwners: true },
-  now: Date,
-): Promise<Array<{ sessionId: string; userId: string }>> {
-  const live = and(
-    eq(sessions.tenantId, tenantId),
-    isNull(sessions.revokedAt),
-    isNull(sessions.clientId),
-    gt(sessions.expiresAt, now),
-  );
-  if ('ssoOfUsers' in which) {
-    if (which.ssoOfUsers.length === 0) return [];
-    return q
-      .select({ sessionId: sessions.id, userId: sessions.userId })
-      .from(sessions)
-      .where(and(live, inArray(sessions.userId, which.ssoOfUsers), signedInWithSso));
-  }
-  return q
-    .select({ sessionId: sessions.id, userId: sessions.userId })
-    .from(sessions)
-    .innerJoin(memberships, and(eq(memberships.tenantId, sessions.tenantId), eq(memberships.userId, sessions.userId)))
-    .where(and(live, ne(memberships.role, 'owner'), not(signedInWithSso)));
+  key: { tenantId: string; issuer: string; nameId: string },
+): Promise<string | undefined> {
+  const [row] = await q
+    .select({ userId: ssoIdentities.userId })
+    .from(ssoIdentities)
+    .where(
+      and(
+        eq(ssoIdentities.tenantId, key.tenantId),
+        eq(ssoIdentities.protocol, 'saml'),
+        eq(ssoIdentities.issuer, key.issuer),
+        eq(ssoIdentities.subject, key.nameId),
+      ),
+    );
+  return row?.userId;
+}
+
+/** Whether the person signed in through one of the SAML identity provider's sessions (`SessionIndex`). */
+export async function signedInWithSessionIndex(
+  q: Queryable,
+  key: { tenantId: string; issuer: string; userId: string; sessionIndexes: string[] },
+): Promise<boolean> {
+  const [row] = await q
+    .select({ userId: ssoSignIns.userId })
+    .from(ssoSignIns)
+    .where(
+      and(
+        eq(ssoSignIns.tenantId, key.tenantId),
+        eq(ssoSignIns.protocol, 'saml'),
+        eq(ssoSignIns.issuer, key.issuer),
+        eq(ssoSignIns.userId, key.userId),
+        inArray(ssoSignIns.providerSessionId, key.sessionIndexes),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

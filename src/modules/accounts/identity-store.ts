@@ -1,0 +1,132 @@
+import { and, eq, gt, inArray, isNull, ne, not, sql } from 'drizzle-orm';
+import type { Queryable } from '../../kernel/db/index.js';
+import { memberships, tenants } from '../organizations/index.js';
+import { sessions, users } from './schema.js';
+
+// The queries of the core identity tables (users, sessions; with the organizations module's tenants and memberships)
+// that other modules need: they call these, taking their transaction, and never query the tables themselves, so a
+// column change touches this module only (docs/decisions.md "Module boundaries").
+
+/** The account's address (mails about it, an own-factor step-up's notice). */
+export async function emailOfUser(q: Queryable, userId: string): Promise<string | undefined> {
+  const [row] = await q.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email;
+}
+
+/**
+ * The account a registration ceremony is for: its address and name label the passkey in the authenticator's UI.
+ * An account is global (like its passkeys), so no tenant is named.
+ */
+export async function accountLabel(q: Queryable, userId: string) {
+  const [row] = await q
+    .select({ email: users.email, name: users.name, status: users.status })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** What UserInfo and the ID token say about a person (Part A 2.9, 2.10), with the organization's slug: one read. */
+export async function claimsSubject(q: Queryable, tenantId: string, userId: string) {
+  const [row] = await q
+    .select({
+      email: users.email,
+      emailVerified: users.emailVerified,
+      name: users.name,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      picture: users.picture,
+      updatedAt: users.updatedAt,
+      tenantSlug: tenants.slug,
+    })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, tenantId))
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** Addresses of the organization's active owners (told of every change to its SSO connection). */
+export async function ownerAddresses(q: Queryable, tenantId: string): Promise<string[]> {
+  const found = await q
+    .select({ email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, 'owner'), eq(memberships.status, 'active')));
+  return found.map((row) => row.email);
+}
+
+/** Ends every live grant session of a person for one client (consent revoked, Part A 4.14). */
+export async function endGrantSessionsOfClient(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+  clientId: string,
+  now: Date,
+): Promise<number> {
+  const ended = await q
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: 'consent_revoked' })
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        eq(sessions.userId, userId),
+        eq(sessions.clientId, clientId),
+        isNull(sessions.revokedAt),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return ended.length;
+}
+
+const signedInWithSso = sql`${sessions.amr} @> '["sso"]'::jsonb`;
+
+/**
+ * Live first-party sessions (grants end with them, migration 0013) to end: the SSO sessions of some people (an
+ * identity provider signed them out), or every session not signed in through SSO of the members who are not
+ * owners (SSO just became required). Read here, ended through the session service.
+ */
+export async function liveSessionsToEnd(
+  q: Queryable,
+  tenantId: string,
+  which: { ssoOfUsers: string[] } | { nonSsoOfNonOwners: true },
+  now: Date,
+): Promise<Array<{ sessionId: string; userId: string }>> {
+  const live = and(
+    eq(sessions.tenantId, tenantId),
+    isNull(sessions.revokedAt),
+    isNull(sessions.clientId),
+    gt(sessions.expiresAt, now),
+  );
+  if ('ssoOfUsers' in which) {
+    if (which.ssoOfUsers.length === 0) return [];
+    return q
+      .select({ sessionId: sessions.id, userId: sessions.userId })
+      .from(sessions)
+      .where(and(live, inArray(sessions.userId, which.ssoOfUsers), signedInWithSso));
+  }
+  return q
+    .select({ sessionId: sessions.id, userId: sessions.userId })
+    .from(sessions)
+    .innerJoin(memberships, and(eq(memberships.tenantId, sessions.tenantId), eq(memberships.userId, sessions.userId)))
+    .where(and(live, ne(memberships.role, 'owner'), not(signedInWithSso)));
+}
+
+/**
+ * The person's live first-party sessions signed in through SSO (grants end with them, migration 0013): the ones an
+ * identity provider's logout ends. Sessions begun another way (password, passkey…) are not the provider's to end.
+ */
+export async function liveSsoSessionsOf(q: Queryable, tenantId: string, userId: string, now: Date): Promise<string[]> {
+  const live = await q
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        isNull(sessions.clientId),
+        gt(sessions.expiresAt, now),
+        signedInWithSso,
+      ),
+    );
+  return live.map((row) => row.id);
+}
