@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, ne, not, sql } from 'drizzle-orm';
-import type { Queryable } from '../../kernel/db/index.js';
+import { type Queryable, rows } from '../../kernel/db/index.js';
 import { memberships, tenants } from '../organizations/index.js';
 import { sessions, users } from './schema.js';
 
@@ -11,6 +11,51 @@ import { sessions, users } from './schema.js';
 export async function emailOfUser(q: Queryable, userId: string): Promise<string | undefined> {
   const [row] = await q.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return row?.email;
+}
+
+/** The account's address key (lowercased), for matching invitations sent to it. */
+export async function emailKeyOfUser(q: Queryable, userId: string): Promise<string | null> {
+  const [row] = await rows<{ email_key: string }>(q, sql`select email_key from users where id = ${userId}`);
+  return row?.email_key ?? null;
+}
+
+export interface RosterRow {
+  id: string;
+  user_id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  status: string;
+  population: string;
+  scim_managed: boolean;
+  created_at: string;
+}
+
+/** An organization's roster: each membership with the member's address and name (what an admin recognises). */
+export async function memberRoster(
+  q: Queryable,
+  tenantId: string,
+  population: 'workforce' | 'customer',
+  limit: number,
+  offset: number,
+): Promise<RosterRow[]> {
+  return rows<RosterRow>(
+    q,
+    sql`select m.id, m.user_id, u.email, u.name, m.role, m.status, m.population, m.scim_managed, m.created_at
+        from memberships m join users u on u.id = m.user_id
+        where m.tenant_id = ${tenantId} and m.population = ${population} and m.status <> 'removed'
+        order by m.created_at, m.id limit ${limit} offset ${offset}`,
+  );
+}
+
+export async function memberRosterEntry(q: Queryable, tenantId: string, membershipId: string) {
+  const [row] = await rows<RosterRow>(
+    q,
+    sql`select m.id, m.user_id, u.email, u.name, m.role, m.status, m.population, m.scim_managed, m.created_at
+        from memberships m join users u on u.id = m.user_id
+        where m.tenant_id = ${tenantId} and m.id = ${membershipId}`,
+  );
+  return row;
 }
 
 /**

@@ -3,11 +3,15 @@ export { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-s
 export {
   accountLabel,
   claimsSubject,
+  emailKeyOfUser,
   emailOfUser,
   endGrantSessionsOfClient,
   liveSessionsToEnd,
   liveSsoSessionsOf,
+  memberRoster,
+  memberRosterEntry,
   ownerAddresses,
+  type RosterRow,
 } from './identity-store.js';
 export { OWN_FACTOR_REQUIRED, requireOwnFactorSession } from './own-factor-session.js';
 export { assertStrongPassword, passwordWeakness } from './password-policy.js';

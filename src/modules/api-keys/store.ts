@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
-import { tenants } from '../organizations/index.js';
+import { tenantStanding } from '../organizations/index.js';
 import { apiKeys, apiKeyUsage, apiQuotaNotices } from './schema.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -33,6 +33,7 @@ export async function revokeKey(q: Queryable, tenantId: string, id: string, now:
 }
 
 function prepareKeyState(q: Queryable) {
+  const standing = tenantStanding(q);
   return q
     .select({
       id: apiKeys.id,
@@ -42,11 +43,11 @@ function prepareKeyState(q: Queryable) {
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
       createdByUserId: apiKeys.createdByUserId,
-      plan: tenants.plan,
-      quarantined: tenants.quarantined,
+      plan: standing.plan,
+      quarantined: standing.quarantined,
     })
     .from(apiKeys)
-    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .innerJoin(standing, eq(standing.tenantId, apiKeys.tenantId))
     .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
     .prepare('api_keys_key_state');
 }
@@ -126,10 +127,7 @@ export async function noteQuotaSpent(q: Queryable, tenantId: string, period: str
   return inserted.length > 0;
 }
 
-export async function planOfTenant(q: Queryable, tenantId: string): Promise<string | undefined> {
-  const [row] = await q.select({ plan: tenants.plan }).from(tenants).where(eq(tenants.id, tenantId));
-  return row?.plan;
-}
+export { planOfTenant } from '../organizations/index.js';
 
 /** Keys a person created in an organization (privacy export). */
 export async function keysCreatedBy(q: Queryable, tenantId: string, userId: string): Promise<ApiKeyRow[]> {

@@ -1,19 +1,9 @@
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
-import { memberships } from '../organizations/index.js';
 import { magicLinks } from './schema.js';
 
-/**
- * Holds the person's membership row until the transaction ends: two concurrent requests for the same person
- * and organization are serialized, so the later one sees (and supersedes) the link the earlier one issued.
- */
-export async function lockMembership(q: Queryable, tenantId: string, userId: string): Promise<void> {
-  await q
-    .select({ id: memberships.id })
-    .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
-    .for('update');
-}
+/** Serializes concurrent requests for one person and organization on their membership row (organizations' lock). */
+export { lockMembership } from '../organizations/index.js';
 
 /** Part A 3: a new link requested kills the outstanding one (`superseded`). Answers how many were live. */
 export async function supersedeLiveLinks(q: Queryable, tenantId: string, userId: string, now: Date): Promise<number> {

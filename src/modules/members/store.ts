@@ -1,57 +1,19 @@
 import { and, asc, count, eq, gt, or, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
-import { tenants } from '../organizations/index.js';
+import { tenantStanding } from '../organizations/index.js';
 import { invitations, memberDomains } from './schema.js';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 export type DomainRow = typeof memberDomains.$inferSelect;
 
-export interface RosterRow {
-  id: string;
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: string;
-  status: string;
-  population: string;
-  scim_managed: boolean;
-  created_at: string;
-}
-
-/**
- * The roster with each member's address and name. Reads the accounts module's `users` table in a read-only
- * join (an account is global; its address is what an admin recognises).
- */
-export async function roster(
-  q: Queryable,
-  tenantId: string,
-  population: 'workforce' | 'customer',
-  limit: number,
-  offset: number,
-): Promise<RosterRow[]> {
-  return rows<RosterRow>(
-    q,
-    sql`select m.id, m.user_id, u.email, u.name, m.role, m.status, m.population, m.scim_managed, m.created_at
-        from memberships m join users u on u.id = m.user_id
-        where m.tenant_id = ${tenantId} and m.population = ${population} and m.status <> 'removed'
-        order by m.created_at, m.id limit ${limit} offset ${offset}`,
-  );
-}
-
-export async function rosterEntry(q: Queryable, tenantId: string, membershipId: string) {
-  const [row] = await rows<RosterRow>(
-    q,
-    sql`select m.id, m.user_id, u.email, u.name, m.role, m.status, m.population, m.scim_managed, m.created_at
-        from memberships m join users u on u.id = m.user_id
-        where m.tenant_id = ${tenantId} and m.id = ${membershipId}`,
-  );
-  return row;
-}
-
-/** Serializes seat-affecting changes of one organization (invitations, acceptances, domain joins). */
-export async function lockTenant(q: Queryable, tenantId: string): Promise<void> {
-  await q.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
-}
+// The roster, the organization lock and an account's address key are read by the core tables' owners.
+export {
+  emailKeyOfUser,
+  memberRoster as roster,
+  memberRosterEntry as rosterEntry,
+  type RosterRow,
+} from '../accounts/index.js';
+export { lockTenant } from '../organizations/index.js';
 
 // Invitations
 
@@ -168,12 +130,6 @@ export async function scrubInvitations(q: Queryable, tenantId: string, ids: stri
   }
 }
 
-/** The subject's address (accounts' `users`, read-only), for matching invitations sent to it. */
-export async function emailKeyOfUser(q: Queryable, userId: string): Promise<string | null> {
-  const [row] = await rows<{ email_key: string }>(q, sql`select email_key from users where id = ${userId}`);
-  return row?.email_key ?? null;
-}
-
 // Domains
 
 export async function domainsOf(q: Queryable, tenantId: string) {
@@ -234,18 +190,19 @@ export async function deleteDomain(q: Queryable, tenantId: string, id: string): 
 
 /** The organization holding `domain` verified, if any: a system read across organizations. */
 export async function verifiedHolder(q: Queryable, domain: string) {
+  const standing = tenantStanding(q);
   const [row] = await q
     .select({
       id: memberDomains.id,
       tenantId: memberDomains.tenantId,
       domain: memberDomains.domain,
       verificationValue: memberDomains.verificationValue,
-      slug: tenants.slug,
-      name: tenants.name,
-      quarantined: tenants.quarantined,
+      slug: standing.slug,
+      name: standing.name,
+      quarantined: standing.quarantined,
     })
     .from(memberDomains)
-    .innerJoin(tenants, eq(tenants.id, memberDomains.tenantId))
+    .innerJoin(standing, eq(standing.tenantId, memberDomains.tenantId))
     .where(and(eq(memberDomains.domain, domain), eq(memberDomains.verified, true)));
   return row;
 }

@@ -5,8 +5,12 @@
 export { memberships, tenants } from './schema.js';
 export { createOrganizationService, type OrganizationService, slugify } from './service.js';
 export {
+  lockActiveOwners,
+  lockMembership,
+  lockTenant,
   type MembershipRow,
   organizationName,
+  planOfTenant,
   type TenantRow,
   tenantIdBySlug,
   tenantStanding,

@@ -140,6 +140,42 @@ export async function organizationName(q: Queryable, tenantId: string): Promise<
   return row?.name;
 }
 
+export async function planOfTenant(q: Queryable, tenantId: string): Promise<string | undefined> {
+  const [row] = await q.select({ plan: tenants.plan }).from(tenants).where(eq(tenants.id, tenantId));
+  return row?.plan;
+}
+
+/** Serializes seat-affecting changes of one organization (invitations, acceptances, domain joins). */
+export async function lockTenant(q: Queryable, tenantId: string): Promise<void> {
+  await q.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
+}
+
+/**
+ * Holds the person's membership row until the transaction ends: two concurrent requests for the same person
+ * and organization are serialized (a magic link's request sees, and supersedes, the link the earlier one issued).
+ */
+export async function lockMembership(q: Queryable, tenantId: string, userId: string): Promise<void> {
+  await q
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .for('update');
+}
+
+/**
+ * The organization's active owners, locked until the caller commits: two owners erased at the same time cannot
+ * both pass the sole-owner check.
+ */
+export async function lockActiveOwners(q: Queryable, tenantId: string): Promise<string[]> {
+  const owners = await q
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, 'owner'), eq(memberships.status, 'active')))
+    .orderBy(memberships.id)
+    .for('update');
+  return owners.map((o) => o.userId);
+}
+
 /**
  * The organization's standing (plan, quarantine, slug) as a derived table another module joins by `tenantId` in
  * its own one-statement read, so a hot look-up stays one round trip while only this module names the columns.
@@ -147,7 +183,13 @@ export async function organizationName(q: Queryable, tenantId: string): Promise<
  */
 export function tenantStanding(q: Queryable) {
   return q
-    .select({ tenantId: tenants.id, plan: tenants.plan, quarantined: tenants.quarantined, slug: tenants.slug })
+    .select({
+      tenantId: tenants.id,
+      plan: tenants.plan,
+      quarantined: tenants.quarantined,
+      slug: tenants.slug,
+      name: tenants.name,
+    })
     .from(tenants)
     .as('tenant_standing');
 }

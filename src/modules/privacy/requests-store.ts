@@ -1,7 +1,6 @@
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import type { CursorKey } from '../../kernel/http/index.js';
-import { memberships } from '../organizations/index.js';
 import { dataSubjectRequests, type RequestStatus, type RequestType } from './schema.js';
 
 export type RequestRow = typeof dataSubjectRequests.$inferSelect;
@@ -73,16 +72,5 @@ export async function scrubRequestsOfUser(q: Queryable, tenantId: string, userId
     .where(and(eq(dataSubjectRequests.tenantId, tenantId), eq(dataSubjectRequests.userId, userId)));
 }
 
-/**
- * The organization's active owners, locked until the caller commits (read through the organizations module's
- * exported table): two owners erased at the same time cannot both pass the sole-owner check.
- */
-export async function activeOwners(q: Queryable, tenantId: string): Promise<string[]> {
-  const owners = await q
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, 'owner'), eq(memberships.status, 'active')))
-    .orderBy(memberships.id)
-    .for('update');
-  return owners.map((o) => o.userId);
-}
+/** The organization's active owners, locked until the caller commits (the sole-owner check of an erasure). */
+export { lockActiveOwners as activeOwners } from '../organizations/index.js';

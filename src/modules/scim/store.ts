@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
-import { tenants } from '../organizations/index.js';
+import { tenantStanding } from '../organizations/index.js';
 import { scimConfigs, scimGroupMembers, scimGroups, scimUsers } from './schema.js';
 
 export type ConfigRow = typeof scimConfigs.$inferSelect;
@@ -39,16 +39,17 @@ export async function deleteConfig(q: Queryable, tenantId: string): Promise<Conf
  * the token names no organization until it is found.
  */
 export async function tokenState(q: Queryable, tokenHash: string) {
+  const standing = tenantStanding(q);
   const [row] = await q
     .select({
       tenantId: scimConfigs.tenantId,
       tokenId: scimConfigs.tokenId,
       enabled: scimConfigs.enabled,
-      plan: tenants.plan,
-      quarantined: tenants.quarantined,
+      plan: standing.plan,
+      quarantined: standing.quarantined,
     })
     .from(scimConfigs)
-    .innerJoin(tenants, eq(tenants.id, scimConfigs.tenantId))
+    .innerJoin(standing, eq(standing.tenantId, scimConfigs.tenantId))
     .where(eq(scimConfigs.tokenHash, tokenHash));
   return row;
 }
