@@ -45,6 +45,9 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** How long a request waits for a pooled connection before the database counts as unavailable. */
+export const POOL_CONNECT_TIMEOUT_MS = 3000;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { schema } = options;
   if (options.databaseUrl) {
@@ -52,7 +55,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 20,
       options: `-c search_path=${schema}`,
+      // A request waits at most this long for a connection (a database that does not answer, a full pool),
+      // then fails with 503 instead of hanging (docs/operating.md, Failures).
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      // A connection whose peer vanished without a word (a network partition) is found out by TCP keep-alive.
+      keepAlive: true,
     });
+    // An idle connection that breaks (the database restarted, the network was cut) is dropped by the pool, which
+    // opens a new one on demand; without a listener the pool's 'error' event would end the process.
+    pool.on('error', () => undefined);
     try {
       const client = await pool.connect();
       client.release();
@@ -129,6 +140,9 @@ interface PreparedRaw {
   execute(): Promise<unknown>;
 }
 
+/** Pause between attempts to reopen a lost LISTEN connection. */
+const LISTEN_RETRY_MS = 1000;
+
 /** A dedicated connection that LISTENs, and comes back after a failure, reporting when delivery is live. */
 async function listenWithReconnect(
   connectionString: string,
@@ -139,14 +153,14 @@ async function listenWithReconnect(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS, keepAlive: true });
     next.on('notification', (message) => handlers.message(message.payload ?? ''));
     const lost = () => {
       if (client !== next) return;
       client = undefined;
       handlers.status(false);
       next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), LISTEN_RETRY_MS);
     };
     next.on('error', lost);
     next.on('end', lost);
@@ -154,8 +168,10 @@ async function listenWithReconnect(
       await next.connect();
       await next.query(`LISTEN ${channel}`);
     } catch (error) {
-      await next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      // Not awaited: ending a client whose connection failed while opening can wait forever for an 'end' that
+      // already happened, and the next attempt must be scheduled whatever it does.
+      next.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), LISTEN_RETRY_MS);
       throw error;
     }
     client = next;

@@ -1,0 +1,130 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Deps } from '../../src/app.js';
+import { newAccount, request } from '../support/http.js';
+import { signUpOwner } from '../support/organizations.js';
+import { startSecondNode, startService, type TestService } from '../support/service.js';
+import { startTcpProxy, type TcpProxy, targetOf } from '../support/tcp-proxy.js';
+
+/**
+ * Issue 18, item 4: three nodes of one installation (one database, one Redis) while their peers fail. On
+ * PostgreSQL and Redis the nodes reach both through TCP proxies the test can cut.
+ */
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const onRedis = Boolean(process.env.REDIS_URL);
+
+let pgProxy: TcpProxy | undefined;
+let redisProxy: TcpProxy | undefined;
+let svc: TestService;
+let nodes: Array<{ url: string; deps: Deps }>;
+let extra: Array<{ close(): Promise<void> }> = [];
+let direct: pg.Client | undefined;
+
+beforeAll(async () => {
+  const env: Record<string, string> = {};
+  if (process.env.DATABASE_URL) {
+    pgProxy = await startTcpProxy(targetOf(process.env.DATABASE_URL, 5432));
+    env.DATABASE_URL = pgProxy.rewrite(process.env.DATABASE_URL);
+  }
+  if (process.env.REDIS_URL) {
+    redisProxy = await startTcpProxy(targetOf(process.env.REDIS_URL, 6379));
+    env.REDIS_URL = redisProxy.rewrite(process.env.REDIS_URL);
+  }
+  svc = await startService(env);
+  const second = await startSecondNode(svc);
+  const third = await startSecondNode(svc);
+  extra = [second, third];
+  nodes = [svc, second, third];
+  if (process.env.DATABASE_URL) {
+    // The test's own view of the database, around the proxy.
+    direct = new pg.Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${svc.schema}` });
+    await direct.connect();
+  }
+});
+afterAll(async () => {
+  pgProxy?.resume();
+  redisProxy?.resume();
+  for (const node of extra) await node.close();
+  await svc?.close();
+  await direct?.end();
+  await pgProxy?.close();
+  await redisProxy?.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A request and how long its answer took. */
+async function timed(url: string, options: Parameters<typeof request>[1] = {}) {
+  const started = performance.now();
+  const res = await request(url, options);
+  return { ...res, ms: performance.now() - started };
+}
+
+/** Polls `check` until it holds or `timeoutMs` passes. */
+async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`not recovered within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+describe.runIf(onPostgres)('the PostgreSQL connection cut for a few seconds', () => {
+  it('answers 503 with Retry-After at once, writes nothing half-way, and serves again by itself', async () => {
+    const owner = await signUpOwner(svc.url, 'cut');
+    const signUps = Array.from({ length: 6 }, () => newAccount('cut-signup'));
+    pgProxy!.cut();
+    const during = await Promise.all(
+      nodes.flatMap((node, i) => [
+        timed(`${node.url}/api/v1/auth/login`, {
+          json: { email: owner.email, password: owner.password, tenant_slug: owner.slug },
+        }),
+        timed(`${node.url}/api/v1/auth/refresh`, { json: { refresh_token: owner.refresh } }),
+        timed(`${node.url}/api/v1/me`, { token: owner.token }),
+        timed(`${node.url}/api/v1/auth/signup`, { json: signUps[2 * i] }),
+        timed(`${node.url}/api/v1/auth/signup`, { json: signUps[2 * i + 1] }),
+      ]),
+    );
+    for (const answer of during) {
+      expect(answer.status, answer.text).toBe(503);
+      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(answer.body).toEqual({ detail: expect.any(String) });
+      expect(answer.ms).toBeLessThan(5000);
+    }
+    await sleep(2000);
+    pgProxy!.resume();
+    // Every node serves again without a restart.
+    for (const node of nodes) {
+      await eventually(
+        async () => (await request(`${node.url}/api/v1/me`, { token: owner.token })).status === 200,
+        10_000,
+      );
+    }
+    // The refresh refused during the cut spent nothing: the token still rotates, once.
+    const rotated = await request(`${nodes[1]!.url}/api/v1/auth/refresh`, { json: { refresh_token: owner.refresh } });
+    expect(rotated.status).toBe(200);
+    // No sign-up refused during the cut left an account, an organization or a membership behind.
+    const left = await direct!.query(
+      `select (select count(*) from users where email = any($1))::int as users,
+              (select count(*) from tenants where name = any($2))::int as tenants`,
+      [signUps.map((s) => s.email), signUps.map((s) => s.organization_name)],
+    );
+    expect(left.rows[0]).toEqual({ users: 0, tenants: 0 });
+    // The nodes hear of changes again (their LISTEN connections came back): a sign-out on one node is
+    // refused on the others at once.
+    const session = await request(`${nodes[0]!.url}/api/v1/auth/login`, {
+      json: { email: owner.email, password: owner.password, tenant_slug: owner.slug },
+    });
+    expect(session.status).toBe(200);
+    for (const node of nodes) {
+      expect((await request(`${node.url}/api/v1/me`, { token: session.body.access_token })).status).toBe(200);
+    }
+    const out = await request(`${nodes[0]!.url}/api/v1/auth/logout`, { token: session.body.access_token, json: {} });
+    expect(out.status).toBeLessThan(300);
+    // Resolves only once each node's listener hears its own marker: delivery is live again on every node.
+    await Promise.all(nodes.map((node) => node.deps.authState.synced()));
+    for (const node of nodes) {
+      expect((await request(`${node.url}/api/v1/me`, { token: session.body.access_token })).status).toBe(401);
+    }
+  });
+});
