@@ -128,3 +128,55 @@ describe.runIf(onPostgres)('the PostgreSQL connection cut for a few seconds', ()
     }
   });
 });
+
+describe.runIf(onRedis)('Redis unreachable', () => {
+  it('refuses every throttled request with 429 and a fixed Retry-After, serves the rest, and recovers by itself', async () => {
+    const owner = await signUpOwner(svc.url, 'redis');
+    let refresh = owner.refresh;
+    redisProxy!.cut();
+    for (const node of nodes) {
+      const api = (path: string) => `${node.url}/api/v1${path}`;
+      const throttled = await Promise.all([
+        timed(api('/auth/login'), { json: { email: owner.email, password: owner.password, tenant_slug: owner.slug } }),
+        timed(api('/auth/signup'), { json: newAccount('redis-signup') }),
+        timed(api('/auth/change-password'), {
+          token: owner.token,
+          json: { current_password: `${owner.password} but wrong`, new_password: 'an entirely new passphrase' },
+        }),
+        timed(api('/oauth/token'), {
+          body: 'grant_type=client_credentials&client_id=unknown&client_secret=unknown',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      ]);
+      for (const answer of throttled) {
+        expect(answer.status, answer.text).toBe(429);
+        expect(answer.headers.get('retry-after')).toBe('5');
+        // No counts are known, so none are claimed.
+        expect(answer.headers.get('ratelimit-remaining')).toBeNull();
+        expect(answer.ms).toBeLessThan(3000);
+      }
+      // What no limit guards goes on: reading, refreshing, writing, signing out.
+      const me = await timed(api('/me'), { token: owner.token });
+      expect(me.status).toBe(200);
+      const rotated = await timed(api('/auth/refresh'), { json: { refresh_token: refresh } });
+      expect(rotated.status).toBe(200);
+      refresh = rotated.body.refresh_token;
+      const key = await timed(api('/tenants/api-keys'), {
+        token: owner.token,
+        json: { label: 'redis-down', scopes: [] },
+      });
+      expect(key.status).toBe(201);
+      for (const answer of [me, rotated, key]) expect(answer.ms).toBeLessThan(3000);
+    }
+    // The account was never locked out by the refusals: once Redis is back, every node signs it in.
+    redisProxy!.resume();
+    for (const node of nodes) {
+      await eventually(async () => {
+        const res = await request(`${node.url}/api/v1/auth/login`, {
+          json: { email: owner.email, password: owner.password, tenant_slug: owner.slug },
+        });
+        return res.status === 200;
+      }, 10_000);
+    }
+  });
+});
