@@ -5,6 +5,7 @@ import { newAccount, request } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
 import { startSecondNode, startService, type TestService } from '../support/service.js';
 import { startTcpProxy, type TcpProxy, targetOf } from '../support/tcp-proxy.js';
+import { startWebhookReceiver, TEST_CA_FILE, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Issue 18, item 4: three nodes of one installation (one database, one Redis) while their peers fail. On
@@ -19,9 +20,17 @@ let svc: TestService;
 let nodes: Array<{ url: string; deps: Deps }>;
 let extra: Array<{ close(): Promise<void> }> = [];
 let direct: pg.Client | undefined;
+let receiver: WebhookReceiver;
+/** Between the nodes and the webhook receiver: cut, the receiver is down (connections refused). */
+let receiverProxy: TcpProxy;
 
 beforeAll(async () => {
-  const env: Record<string, string> = {};
+  receiver = await startWebhookReceiver();
+  receiverProxy = await startTcpProxy({ host: '127.0.0.1', port: receiver.port });
+  const env: Record<string, string> = {
+    EGRESS_TEST_ROUTES: `secure.example.test=127.0.0.1:${receiverProxy.port}`,
+    EGRESS_TEST_CA_FILE: TEST_CA_FILE,
+  };
   if (process.env.DATABASE_URL) {
     pgProxy = await startTcpProxy(targetOf(process.env.DATABASE_URL, 5432));
     env.DATABASE_URL = pgProxy.rewrite(process.env.DATABASE_URL);
@@ -49,6 +58,8 @@ afterAll(async () => {
   await direct?.end();
   await pgProxy?.close();
   await redisProxy?.close();
+  await receiverProxy?.close();
+  await receiver?.close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -178,5 +189,75 @@ describe.runIf(onRedis)('Redis unreachable', () => {
         return res.status === 200;
       }, 10_000);
     }
+  });
+});
+
+describe('a webhook receiver down for the whole retry schedule', () => {
+  it('dead-letters the delivery once across three nodes after 8 attempts, and delivers its replay once', async () => {
+    const owner = await signUpOwner(svc.url, 'dead');
+    // The clock moves hours ahead: manage with an API key, which outlives the 15-minute access token.
+    const admin = await request(`${svc.url}/api/v1/tenants/api-keys`, {
+      token: owner.token,
+      json: { label: 'admin', scopes: ['tenant:manage'] },
+    });
+    expect(admin.status).toBe(201);
+    const token = admin.body.key as string;
+    svc.clock.advance(1000);
+    const hook = await request(`${nodes[1]!.url}/api/v1/tenants/webhooks`, {
+      token,
+      json: { url: receiver.url('/ft-dead'), event_types: ['apikey.issued'] },
+    });
+    expect(hook.status).toBe(201);
+    receiverProxy.cut();
+    const attemptsBefore = receiverProxy.attempted;
+    expect(
+      (await request(`${nodes[2]!.url}/api/v1/tenants/api-keys`, { token, json: { label: 'e', scopes: [] } })).status,
+    ).toBe(201);
+    // Every node runs its worker at once, again and again, while the clock passes every retry (at most 6 h
+    // apart with jitter; 7 retries take under 5 h).
+    const allWorkers = () => Promise.all(nodes.map((node) => node.deps.webhooks.runOnce()));
+    for (let round = 0; round < 12; round++) {
+      await allWorkers();
+      await allWorkers();
+      svc.clock.advance(45 * 60_000);
+    }
+    const log = async () =>
+      (await request(`${nodes[0]!.url}/api/v1/tenants/webhooks/${hook.body.id}/deliveries`, { token })).body as Array<{
+        id: string;
+        event_id: string;
+        status: string;
+        attempts: number;
+        last_error: string | null;
+        replay_of: string | null;
+      }>;
+    const [dead, ...others] = await log();
+    expect(others).toEqual([]);
+    expect(dead).toMatchObject({ status: 'dead_letter', attempts: 8, replay_of: null });
+    expect(dead!.last_error).not.toBeNull();
+    // Exactly eight connections were tried, none twice by two nodes at once.
+    expect(receiverProxy.attempted - attemptsBefore).toBe(8);
+    expect(receiver.on('/ft-dead')).toHaveLength(0);
+
+    receiverProxy.resume();
+    const replay = await request(
+      `${nodes[2]!.url}/api/v1/tenants/webhooks/${hook.body.id}/deliveries/${dead!.id}/replay`,
+      { token, method: 'POST' },
+    );
+    expect(replay.status).toBe(202);
+    for (let round = 0; round < 3; round++) {
+      await allWorkers();
+      svc.clock.advance(45 * 60_000);
+    }
+    const [got] = await receiver.waitFor(1, '/ft-dead');
+    expect(got!.json.id).toBe(dead!.event_id);
+    expect(receiver.on('/ft-dead')).toHaveLength(1);
+    const after = await log();
+    expect(after).toHaveLength(2);
+    expect(after.find((row) => row.id === dead!.id)).toMatchObject({ status: 'dead_letter', attempts: 8 });
+    expect(after.find((row) => row.id === replay.body.id)).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      replay_of: dead!.id,
+    });
   });
 });

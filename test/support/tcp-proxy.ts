@@ -5,8 +5,10 @@ export interface TcpProxy {
   port: number;
   /** `url` with its host and port replaced by the proxy's (`postgres://…`, `redis://…`). */
   rewrite(url: string): string;
-  /** Connections accepted so far (a reconnect shows as a new one). */
+  /** Connections forwarded so far (a reconnect shows as a new one). */
   readonly accepted: number;
+  /** Connections attempted so far, forwarded or reset during a cut. */
+  readonly attempted: number;
   /**
    * A network cut: every open connection is reset at once and, until `resume()`, every new one is reset as
    * soon as it arrives (the client sees ECONNRESET or a closed connection, as with a peer that went away).
@@ -25,7 +27,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const pairs = new Set<[Socket, Socket]>();
   let down = false;
   let accepted = 0;
+  let attempted = 0;
   const server = createServer((client) => {
+    attempted += 1;
     if (down) {
       client.resetAndDestroy();
       return;
@@ -64,6 +68,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     get accepted() {
       return accepted;
+    },
+    get attempted() {
+      return attempted;
     },
     cut() {
       down = true;
