@@ -31,6 +31,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const server = createServer((client) => {
     attempted += 1;
     if (down) {
+      client.on('error', () => undefined);
       client.resetAndDestroy();
       return;
     }

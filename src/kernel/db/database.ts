@@ -61,9 +61,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // A connection whose peer vanished without a word (a network partition) is found out by TCP keep-alive.
       keepAlive: true,
     });
-    // An idle connection that breaks (the database restarted, the network was cut) is dropped by the pool, which
-    // opens a new one on demand; without a listener the pool's 'error' event would end the process.
+    // A connection that breaks (the database restarted, the network was cut) emits 'error', and an 'error' event
+    // nobody listens to ends the process. Idle ones the pool drops and reports on the pool; a checked-out one
+    // (between the statements of a transaction) fails its query, and the pool drops it when it comes back
+    // unqueryable. Both are expected here: the request answers 503 and the pool opens new connections on demand.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
       client.release();
