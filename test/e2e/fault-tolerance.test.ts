@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/app.js';
+import { newDpopKey } from '../support/dpop.js';
 import { newAccount, request } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
 import { startSecondNode, startService, type TestService } from '../support/service.js';
@@ -196,6 +197,22 @@ describe.runIf(onRedis)('Redis unreachable', () => {
   it('refuses every throttled request with 429 and a fixed Retry-After, serves the rest, and recovers by itself', async () => {
     const owner = await signUpOwner(svc.url, 'redis');
     let refresh = owner.refresh;
+    // A DPoP-bound session (RFC 9449): its proofs' `jti`s go through the replay cache in Redis.
+    const key = await newDpopKey();
+    const htu = (path: string) => `${svc.deps.config.baseUrl}/api/v1${path}`;
+    const bound = await request(`${svc.url}/api/v1/auth/login`, {
+      json: { email: owner.email, password: owner.password, tenant_slug: owner.slug },
+      headers: { dpop: await key.proof('POST', htu('/auth/login'), { now: svc.clock.now() }) },
+    });
+    expect(bound.status).toBe(200);
+    const boundMe = async (url: string) =>
+      timed(`${url}/api/v1/me`, {
+        headers: {
+          authorization: `DPoP ${bound.body.access_token}`,
+          dpop: await key.proof('GET', htu('/me'), { accessToken: bound.body.access_token, now: svc.clock.now() }),
+        },
+      });
+    expect((await boundMe(svc.url)).status).toBe(200);
     redisProxy!.cut();
     for (const node of nodes) {
       const api = (path: string) => `${node.url}/api/v1${path}`;
@@ -224,12 +241,16 @@ describe.runIf(onRedis)('Redis unreachable', () => {
       const rotated = await timed(api('/auth/refresh'), { json: { refresh_token: refresh } });
       expect(rotated.status).toBe(200);
       refresh = rotated.body.refresh_token;
-      const key = await timed(api('/tenants/api-keys'), {
+      const apiKey = await timed(api('/tenants/api-keys'), {
         token: owner.token,
         json: { label: 'redis-down', scopes: [] },
       });
-      expect(key.status).toBe(201);
-      for (const answer of [me, rotated, key]) expect(answer.ms).toBeLessThan(3000);
+      expect(apiKey.status).toBe(201);
+      for (const answer of [me, rotated, apiKey]) expect(answer.ms).toBeLessThan(3000);
+      // A proof whose first use cannot be checked is refused, not let through.
+      const proofed = await boundMe(node.url);
+      expect(proofed.status).toBe(401);
+      expect(proofed.ms).toBeLessThan(3000);
     }
     // The account was never locked out by the refusals: once Redis is back, every node signs it in.
     redisProxy!.resume();
@@ -240,6 +261,7 @@ describe.runIf(onRedis)('Redis unreachable', () => {
         });
         return res.status === 200;
       }, 10_000);
+      expect((await boundMe(node.url)).status).toBe(200);
     }
   });
 });
