@@ -18,7 +18,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'svc-fault-'));
 /** The load balancer's view of the client: per-IP budgets (sign-up) are this run's own, whatever Redis holds. */
 const clientIp = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
-let nodes: NodeProcess[] = [];
+const nodes: NodeProcess[] = [];
 let direct: pg.Client | undefined;
 
 beforeAll(async () => {
@@ -34,11 +34,14 @@ beforeAll(async () => {
     LOG_LEVEL: 'error',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
-  // All three at once: migrations run under an advisory lock, as when a deployment starts its nodes together.
-  nodes = await Promise.all([startNodeProcess(env), startNodeProcess(env), startNodeProcess(env)]);
+  // The first alone migrates the schema (and warms tsx's transform cache), then the other two join it.
+  nodes.push(await startNodeProcess(env));
+  const others = await Promise.allSettled([startNodeProcess(env), startNodeProcess(env)]);
+  for (const other of others) if (other.status === 'fulfilled') nodes.push(other.value);
+  for (const other of others) if (other.status === 'rejected') throw other.reason;
   direct = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
   await direct.connect();
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await Promise.all(nodes.map((node) => node.stop()));

@@ -50,7 +50,7 @@ beforeAll(async () => {
     direct = new pg.Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${svc.schema}` });
     await direct.connect();
   }
-});
+}, 120_000);
 afterAll(async () => {
   pgProxy?.resume();
   redisProxy?.resume();

@@ -28,7 +28,7 @@ export interface NodeProcess {
  * `svc serve` as its own operating-system process (so a test can SIGKILL it), from the sources through tsx,
  * with `env` added to the test's environment. Resolves once it answers HTTP.
  */
-export async function startNodeProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<NodeProcess> {
+export async function startNodeProcess(env: Record<string, string>, readyTimeoutMs = 120_000): Promise<NodeProcess> {
   const port = await freePort();
   // Vitest puts Vite's BASE_URL ("/") into process.env; the node must not inherit it.
   const { BASE_URL: _viteBaseUrl, ...inherited } = process.env;
