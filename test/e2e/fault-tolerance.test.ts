@@ -98,7 +98,7 @@ describe.runIf(onPostgres)('the PostgreSQL connection cut for a few seconds', ()
     );
     for (const answer of during) {
       expect(answer.status, answer.text).toBe(503);
-      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(answer.headers.get('retry-after')).toBe('5');
       expect(answer.body).toEqual({ detail: expect.any(String) });
       expect(answer.ms).toBeLessThan(5000);
     }
@@ -164,7 +164,7 @@ describe.runIf(onPostgres)('the PostgreSQL connection cut in the middle of write
     );
     for (const { account, res } of settled) {
       expect([201, 503], res.text).toContain(res.status);
-      if (res.status === 503) expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      if (res.status === 503) expect(res.headers.get('retry-after')).toBe('5');
       const [stored] = (
         await direct!.query(
           `select (select count(*) from users where email = $1)::int as users,

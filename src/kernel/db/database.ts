@@ -47,6 +47,8 @@ export interface DatabaseOptions {
 
 /** How long a request waits for a pooled connection before the database counts as unavailable. */
 export const POOL_CONNECT_TIMEOUT_MS = 3000;
+/** Idle time before TCP keep-alive probes start (the system default is two hours). */
+const KEEPALIVE_IDLE_MS = 10_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { schema } = options;
@@ -60,6 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
       // A connection whose peer vanished without a word (a network partition) is found out by TCP keep-alive.
       keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     });
     // A connection that breaks (the database restarted, the network was cut) emits 'error', and an 'error' event
     // nobody listens to ends the process. Idle ones the pool drops and reports on the pool; a checked-out one
@@ -156,7 +159,13 @@ async function listenWithReconnect(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString, connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS, keepAlive: true });
+    // Keep-alive matters most here: this connection only listens, so nothing else would notice it is dead.
+    const next = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    });
     next.on('notification', (message) => handlers.message(message.payload ?? ''));
     const lost = () => {
       if (client !== next) return;
