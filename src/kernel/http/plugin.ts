@@ -162,7 +162,8 @@ export function registerHttpKernel(app: FastifyInstance): void {
     }
     const unavailable = databaseUnavailableReason(error);
     if (unavailable) {
-      // The connection failed or was lost: nothing committed, and the same request can succeed once it is back.
+      // The connection failed or was lost: the transaction rolled back (or, when only its acknowledgement was
+      // lost, committed whole), and the same request can succeed once the database is back.
       request.log.warn({ reason: unavailable }, 'database unavailable');
       return reply
         .code(503)
