@@ -27,6 +27,16 @@ export async function createAuthStateListener(database: Database, transactions: 
   const subscribers: Array<Parameters<AuthStateListener['subscribe']>[0]> = [];
   const markers = new Map<string, () => void>();
   let connected = false;
+  /** Told of the next change of the notification connection's state. */
+  const statusWaiters = new Set<() => void>();
+  const nextStatusChange = () => {
+    let wake!: () => void;
+    const changed = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    statusWaiters.add(wake);
+    return { changed, forget: () => statusWaiters.delete(wake) };
+  };
   transactions.onCommit((tenantIds) => {
     for (const tenantId of tenantIds) for (const s of subscribers) s.invalidate(`tenant:${tenantId}`);
   });
@@ -43,6 +53,9 @@ export async function createAuthStateListener(database: Database, transactions: 
     status(isLive) {
       connected = isLive;
       for (const s of subscribers) s.connection(isLive);
+      const waiters = [...statusWaiters];
+      statusWaiters.clear();
+      for (const wake of waiters) wake();
     },
   });
   const listener: AuthStateListener = {
@@ -51,11 +64,21 @@ export async function createAuthStateListener(database: Database, transactions: 
       subscriber.connection(connected);
     },
     async synced() {
-      const marker = `sync:${newId()}`;
-      const heard = new Promise<void>((resolve) => markers.set(marker, resolve));
-      await database.db.execute(sql`select pg_notify(${AUTH_STATE_CHANNEL}, ${`${database.schema} ${marker}`})`);
-      await heard;
-      markers.delete(marker);
+      // A notification sent while the connection is down (it reconnects by itself) is never heard: the marker
+      // goes out once delivery is live, and again if the connection is lost before it arrives.
+      for (;;) {
+        while (!connected) await nextStatusChange().changed;
+        const marker = `sync:${newId()}`;
+        const heard = new Promise<boolean>((resolve) => markers.set(marker, () => resolve(true)));
+        const status = nextStatusChange();
+        try {
+          await database.db.execute(sql`select pg_notify(${AUTH_STATE_CHANNEL}, ${`${database.schema} ${marker}`})`);
+          if (await Promise.race([heard, status.changed.then(() => false)])) return;
+        } finally {
+          status.forget();
+          markers.delete(marker);
+        }
+      }
     },
   };
   return listener;

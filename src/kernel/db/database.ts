@@ -45,6 +45,11 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** How long a request waits for a pooled connection before the database counts as unavailable. */
+export const POOL_CONNECT_TIMEOUT_MS = 3000;
+/** Idle time before TCP keep-alive probes start (the system default is two hours). */
+const KEEPALIVE_IDLE_MS = 10_000;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { schema } = options;
   if (options.databaseUrl) {
@@ -52,7 +57,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 20,
       options: `-c search_path=${schema}`,
+      // A request waits at most this long for a connection (a database that does not answer, a full pool),
+      // then fails with 503 instead of hanging (docs/operating.md, Failures).
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      // A connection whose peer vanished without a word (a network partition) is found out by TCP keep-alive.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     });
+    // A connection that breaks (the database restarted, the network was cut) emits 'error', and an 'error' event
+    // nobody listens to ends the process. Idle ones the pool drops and reports on the pool; a checked-out one
+    // (between the statements of a transaction) fails its query, and the pool drops it when it comes back
+    // unqueryable. Both are expected here: the request answers 503 and the pool opens new connections on demand.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
       client.release();
@@ -129,6 +146,9 @@ interface PreparedRaw {
   execute(): Promise<unknown>;
 }
 
+/** Pause between attempts to reopen a lost LISTEN connection. */
+const LISTEN_RETRY_MS = 1000;
+
 /** A dedicated connection that LISTENs, and comes back after a failure, reporting when delivery is live. */
 async function listenWithReconnect(
   connectionString: string,
@@ -139,14 +159,20 @@ async function listenWithReconnect(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString });
+    // Keep-alive matters most here: this connection only listens, so nothing else would notice it is dead.
+    const next = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    });
     next.on('notification', (message) => handlers.message(message.payload ?? ''));
     const lost = () => {
       if (client !== next) return;
       client = undefined;
       handlers.status(false);
       next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), LISTEN_RETRY_MS);
     };
     next.on('error', lost);
     next.on('end', lost);
@@ -154,8 +180,10 @@ async function listenWithReconnect(
       await next.connect();
       await next.query(`LISTEN ${channel}`);
     } catch (error) {
-      await next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      // Not awaited: ending a client whose connection failed while opening can wait forever for an 'end' that
+      // already happened, and the next attempt must be scheduled whatever it does.
+      next.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), LISTEN_RETRY_MS);
       throw error;
     }
     client = next;

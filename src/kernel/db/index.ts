@@ -11,3 +11,4 @@ export {
 export { migrate } from './migrate.js';
 export { spendOnce, takeOnce } from './spend.js';
 export { afterCommit, createTransactions, type Transactions } from './transactions.js';
+export { DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailableReason } from './unavailable.js';

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailableReason } from '../db/unavailable.js';
 import { HttpError, OAuthError, ScimError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 
@@ -158,6 +159,16 @@ export function registerHttpKernel(app: FastifyInstance): void {
     }
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       return reply.code(fastifyError.statusCode).send({ detail: fastifyError.message });
+    }
+    const unavailable = databaseUnavailableReason(error);
+    if (unavailable) {
+      // The connection failed or was lost: the transaction rolled back (or, when only its acknowledgement was
+      // lost, committed whole), and the same request can succeed once the database is back.
+      request.log.warn({ reason: unavailable }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send({ detail: 'Service temporarily unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: 'Internal server error' });
