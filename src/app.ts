@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
+import { type AfterAnswer, createAfterAnswer } from './kernel/after-answer.js';
 import {
   type AccessTokens,
   type AuthStateListener,
@@ -88,6 +89,8 @@ export interface Deps {
   mailer: Mailer;
   dns: Dns;
   egress: Egress;
+  /** Work requests leave running after their answer; `close()` waits for it before anything else closes. */
+  afterAnswer: AfterAnswer;
   /** Each module that stores personal data registers its export and erasure here (privacy rights). */
   personalData: PersonalDataRegistry;
   organizations: OrganizationService;
@@ -121,6 +124,12 @@ export interface Deps {
   saml: Saml;
   /** Social login with Google and GitHub, and linked identities (Part A 4.5). */
   social: Social;
+  /**
+   * Stops this instance's own work and lets go of its connections, in order: work left running after answers
+   * (it may still write), the usage meter's last write, then Redis, mail, the LISTEN connections and the pool.
+   * Resolves once nothing of it holds a connection or runs a query. Close the HTTP app (and the workers) first:
+   * their handlers and jobs use these.
+   */
   close(): Promise<void>;
 }
 
@@ -191,6 +200,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     pglite: options.pglite,
   });
   const closers: Array<() => Promise<void>> = [() => database.close()];
+  let closing: Promise<void> | undefined;
   try {
     await migrate(database);
     const transactions = createTransactions(database.db);
@@ -213,6 +223,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const dns = createDns(config);
     const egress = createEgress({ config, dns });
     const personalData = createPersonalDataRegistry();
+    const afterAnswer = createAfterAnswer();
     const organizations = createOrganizationService({ clock });
     const settings = createSettingsService({ transactions, events, clock });
     const sessions = createSessionService({ transactions, accessTokens, events, clock });
@@ -222,7 +233,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     closers.push(() => apiKeys.close());
     const webhooks = createWebhooks({ transactions, clock, egress, limiter, secretKey: resolveSecretKey(config) });
     const oauthClients = createOAuthClients({ transactions, events, clock });
-    const notify = createSecurityNotices({ config, mailer, clock, logger });
+    const notify = createSecurityNotices({ config, mailer, clock, logger, afterAnswer });
     const mfa = createMfaService({ config, transactions, sessions, events, clock, limiter, notify, personalData });
     const accounts = createAccountService({
       config,
@@ -237,6 +248,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mailer,
       settings,
       logger,
+      afterAnswer,
     });
     const dpop = createDpopVerifier({
       clock,
@@ -246,20 +258,22 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     closers.push(() => dpop.close());
     const passkeys = createPasskeyService({
-      ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger },
+      ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger, afterAnswer },
       signIn: mfa.signIn,
       mfaEnabled: mfa.isEnabled,
     });
     const magicLinks = createMagicLinkService({
-      ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger },
+      ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger, afterAnswer },
       signIn: mfa.signIn,
     });
     const openIdProvider = createOpenIdProvider({
       ...{ config, transactions, events, clock, limiter, keyring, accessTokens, dpop, egress, sessions, logger },
-      ...{ authState, personalData },
+      ...{ authState, personalData, afterAnswer },
       secretKey: resolveSecretKey(config),
     });
-    const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });
+    const earlyAccess = createEarlyAccessService({
+      ...{ config, transactions, events, limiter, mailer, dns, clock, logger, afterAnswer },
+    });
     const members = createMembersService({
       baseUrl: config.baseUrl,
       ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
@@ -284,6 +298,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     // `POST /auth/sso/start` is protocol-agnostic: SAML when the organization has no enabled OIDC connection.
     sso.attachSaml({ start: saml.startSamlSignIn, binding: samlBrowserBinding });
+    // Closed first (closers run last-in first-out): work after an answer may still write, mail or count.
+    closers.push(() => afterAnswer.drain());
     const social = createSocial({
       ...{ config, transactions, events, clock, egress, limiter, settings, sessions, organizations, accounts },
       ...{ passkeys, notify, personalData, logger },
@@ -304,6 +320,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mailer,
       dns,
       egress,
+      afterAnswer,
       personalData,
       organizations,
       settings,
@@ -327,8 +344,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       sso,
       saml,
       social,
-      async close() {
-        for (const close of closers.reverse()) await close();
+      close() {
+        closing ??= (async () => {
+          for (const close of [...closers].reverse()) await close();
+        })();
+        return closing;
       },
     };
   } catch (error) {
