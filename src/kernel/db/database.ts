@@ -138,6 +138,18 @@ async function listenWithReconnect(
   let closed = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  /** The connection attempt in progress: close waits for it, so no connection opens after close. */
+  let connecting: Promise<void> | undefined;
+  function attempt(): Promise<void> {
+    retry = undefined;
+    const current = connect()
+      .catch(() => undefined)
+      .finally(() => {
+        if (connecting === current) connecting = undefined;
+      });
+    connecting = current;
+    return current;
+  }
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString });
     next.on('notification', (message) => handlers.message(message.payload ?? ''));
@@ -146,7 +158,7 @@ async function listenWithReconnect(
       client = undefined;
       handlers.status(false);
       next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      if (!closed) retry = setTimeout(attempt, 1000);
     };
     next.on('error', lost);
     next.on('end', lost);
@@ -155,18 +167,23 @@ async function listenWithReconnect(
       await next.query(`LISTEN ${channel}`);
     } catch (error) {
       await next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      if (!closed) retry = setTimeout(attempt, 1000);
       throw error;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
     }
     client = next;
     handlers.status(true);
   }
   handlers.status(false);
-  await connect().catch(() => undefined);
+  await attempt();
   return {
     async close() {
       closed = true;
-      if (retry) clearTimeout(retry);
+      clearTimeout(retry);
+      await connecting;
       const current = client;
       client = undefined;
       await current?.end().catch(() => undefined);
