@@ -207,6 +207,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     await initAuditChain(transactions);
     const keyring = createKeyring({ transactions, secretKey: resolveSecretKey(config), clock });
     await keyring.init();
+    closers.push(() => keyring.close());
     const accessTokens = createAccessTokens({ keyring, clock, ttlSeconds: config.accessTokenTtlSeconds });
     const live = createLiveStream({ redisUrl: config.redisUrl, channel: `svc:${config.databaseSchema}:events` });
     closers.push(() => live.close());

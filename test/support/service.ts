@@ -38,7 +38,7 @@ function sharedPglite(): Promise<PGlite> {
  */
 export async function startSecondNode(
   first: TestService,
-): Promise<{ url: string; deps: Deps; close(): Promise<void> }> {
+): Promise<{ url: string; app: FastifyInstance; deps: Deps; close(): Promise<void> }> {
   const config = first.deps.config;
   const deps = await createDeps(config, {
     clock: first.clock,
@@ -50,6 +50,7 @@ export async function startSecondNode(
   const { port } = app.server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
+    app,
     deps,
     async close() {
       await app.close();
