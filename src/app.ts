@@ -125,10 +125,11 @@ export interface Deps {
   /** Social login with Google and GitHub, and linked identities (Part A 4.5). */
   social: Social;
   /**
-   * Stops this instance's own work and lets go of its connections, in order: work left running after answers
-   * (it may still write), the usage meter's last write, then Redis, mail, the LISTEN connections and the pool.
-   * Resolves once nothing of it holds a connection or runs a query. Close the HTTP app (and the workers) first:
-   * their handlers and jobs use these.
+   * Stops this instance's own work and lets go of its connections: first the work left running after answers
+   * (it may still write, mail or count), then the usage meter's last write, Redis, mail, a key re-read still
+   * running, and last the LISTEN connections and the pool. Resolves once nothing of it holds a connection or
+   * runs a query; calling it again returns the same stop. Close the HTTP app (and the workers) first: their
+   * handlers and jobs use these.
    */
   close(): Promise<void>;
 }
