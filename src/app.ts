@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
+import { type AfterAnswer, createAfterAnswer } from './kernel/after-answer.js';
 import {
   type AccessTokens,
   type AuthStateListener,
@@ -98,6 +99,9 @@ export interface Deps {
   /** Prometheus metrics of this app instance (its own registry) and the readiness checks of `/readyz`. */
   metrics: Metrics;
   readiness: Readiness;
+
+  /** Work requests leave running after their answer; `close()` waits for it before anything else closes. */
+  afterAnswer: AfterAnswer;
   /** Each module that stores personal data registers its export and erasure here (privacy rights). */
   personalData: PersonalDataRegistry;
   organizations: OrganizationService;
@@ -131,6 +135,13 @@ export interface Deps {
   saml: Saml;
   /** Social login with Google and GitHub, and linked identities (Part A 4.5). */
   social: Social;
+  /**
+   * Stops this instance's own work and lets go of its connections: first the work left running after answers
+   * (it may still write, mail or count), then the usage meter's last write, Redis, mail, a key re-read still
+   * running, and last the LISTEN connections and the pool. Resolves once nothing of it holds a connection or
+   * runs a query; calling it again returns the same stop. Close the HTTP app (and the workers) first: their
+   * handlers and jobs use these.
+   */
   close(): Promise<void>;
 }
 
@@ -202,6 +213,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   });
   const closers: Array<() => Promise<void>> = [() => database.close()];
   const metrics = createMetrics();
+  let closing: Promise<void> | undefined;
   try {
     await migrate(database);
     const transactions = createTransactions(database.db);
@@ -213,6 +225,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       signingKeysLoaded: () => keyring.jwks().keys.length > 0,
     });
     closers.push(() => readiness.close());
+    closers.push(() => keyring.close());
     const accessTokens = createAccessTokens({ keyring, clock, ttlSeconds: config.accessTokenTtlSeconds });
     const live = createLiveStream({ redisUrl: config.redisUrl, channel: `svc:${config.databaseSchema}:events` });
     closers.push(() => live.close());
@@ -229,6 +242,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const dns = createDns(config);
     const egress = createEgress({ config, dns });
     const personalData = createPersonalDataRegistry();
+    const afterAnswer = createAfterAnswer();
     const organizations = createOrganizationService({ clock });
     const settings = createSettingsService({ transactions, events, clock });
     const sessions = createSessionService({ transactions, accessTokens, events, clock, metrics });
@@ -241,7 +255,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       secretKey: resolveSecretKey(config),
     });
     const oauthClients = createOAuthClients({ transactions, events, clock });
-    const notify = createSecurityNotices({ config, mailer, clock, logger });
+    const notify = createSecurityNotices({ config, mailer, clock, logger, afterAnswer });
     const mfa = createMfaService({
       ...{ config, transactions, sessions, events, clock, limiter, notify, personalData, metrics },
     });
@@ -259,6 +273,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       settings,
       logger,
       metrics,
+
+      afterAnswer,
     });
     const dpop = createDpopVerifier({
       clock,
@@ -268,20 +284,22 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     closers.push(() => dpop.close());
     const passkeys = createPasskeyService({
-      ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger },
+      ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger, afterAnswer },
       signIn: mfa.signIn,
       mfaEnabled: mfa.isEnabled,
     });
     const magicLinks = createMagicLinkService({
-      ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger },
+      ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger, afterAnswer },
       signIn: mfa.signIn,
     });
     const openIdProvider = createOpenIdProvider({
       ...{ config, transactions, events, clock, limiter, keyring, accessTokens, dpop, egress, sessions, logger },
-      ...{ authState, personalData, metrics },
+      ...{ authState, personalData, metrics, afterAnswer },
       secretKey: resolveSecretKey(config),
     });
-    const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });
+    const earlyAccess = createEarlyAccessService({
+      ...{ config, transactions, events, limiter, mailer, dns, clock, logger, afterAnswer },
+    });
     const members = createMembersService({
       baseUrl: config.baseUrl,
       ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
@@ -312,6 +330,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     // `POST /auth/sso/start` is protocol-agnostic: SAML when the organization has no enabled OIDC connection.
     sso.attachSaml({ start: saml.startSamlSignIn, binding: samlBrowserBinding });
+    // Closed first (closers run last-in first-out): work after an answer may still write, mail or count.
+    closers.push(() => afterAnswer.drain());
     const social = createSocial({
       ...{ config, transactions, events, clock, egress, limiter, settings, sessions, organizations, accounts },
       ...{ passkeys, notify, personalData, logger },
@@ -338,6 +358,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mailer,
       dns,
       egress,
+      afterAnswer,
       personalData,
       organizations,
       settings,
@@ -361,8 +382,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       sso,
       saml,
       social,
-      async close() {
-        for (const close of closers.reverse()) await close();
+      close() {
+        closing ??= (async () => {
+          for (const close of [...closers].reverse()) await close();
+        })();
+        return closing;
       },
     };
   } catch (error) {

@@ -37,7 +37,10 @@ function onSignals(stop: () => Promise<void>): void {
       stopping = true;
       stop().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (error: unknown) => {
+          console.error(`svc: stop failed: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
       );
     });
   }
@@ -62,8 +65,9 @@ program
         `then sign in at POST ${config.baseUrl}/api/v1/auth/login; API reference at ${config.baseUrl}/api/v1/openapi.json`,
     );
     onSignals(async () => {
-      await app.close();
-      await workers?.stop();
+      // The server drains its requests while the workers finish their runs; then the work left after answers
+      // and the connections (deps.close): nothing of this node queries the database once the stop resolves.
+      await Promise.all([app.close(), workers?.stop()]);
       await deps.close();
     });
   });

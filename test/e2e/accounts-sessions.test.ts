@@ -47,7 +47,7 @@ describe('sign-in throttling', () => {
     expect(webhook[0]!.payload.data).toEqual(data);
     // Further throttled attempts in the same window record nothing more (no event or webhook flood).
     for (let i = 0; i < 3; i++) expect((await wrongLogin(account.email, slug, freshIp())).status).toBe(429);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await svc.deps.afterAnswer.drain();
     expect(await eventsOf(tenantId, 'user.login_throttled')).toHaveLength(1);
     expect(await outboxOf(tenantId, 'user.login_throttled')).toHaveLength(1);
   });

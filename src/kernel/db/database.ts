@@ -158,6 +158,18 @@ async function listenWithReconnect(
   let closed = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  /** The connection attempt in progress: close waits for it, so no connection opens after close. */
+  let connecting: Promise<void> | undefined;
+  function attempt(): Promise<void> {
+    retry = undefined;
+    const current = connect()
+      .catch(() => undefined)
+      .finally(() => {
+        if (connecting === current) connecting = undefined;
+      });
+    connecting = current;
+    return current;
+  }
   async function connect(): Promise<void> {
     // Keep-alive matters most here: this connection only listens, so nothing else would notice it is dead.
     const next = new pg.Client({
@@ -172,7 +184,7 @@ async function listenWithReconnect(
       client = undefined;
       handlers.status(false);
       next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), LISTEN_RETRY_MS);
+      if (!closed) retry = setTimeout(attempt, LISTEN_RETRY_MS);
     };
     next.on('error', lost);
     next.on('end', lost);
@@ -183,18 +195,23 @@ async function listenWithReconnect(
       // Not awaited: ending a client whose connection failed while opening can wait forever for an 'end' that
       // already happened, and the next attempt must be scheduled whatever it does.
       next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), LISTEN_RETRY_MS);
+      if (!closed) retry = setTimeout(attempt, LISTEN_RETRY_MS);
       throw error;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
     }
     client = next;
     handlers.status(true);
   }
   handlers.status(false);
-  await connect().catch(() => undefined);
+  await attempt();
   return {
     async close() {
       closed = true;
-      if (retry) clearTimeout(retry);
+      clearTimeout(retry);
+      await connecting;
       const current = client;
       client = undefined;
       await current?.end().catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import type { Population, Principal } from '../../kernel/auth/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import { hashPassword, verifyNothing, verifyPassword } from '../../kernel/crypto/index.js';
@@ -77,6 +78,8 @@ export function createAccountService(deps: {
   settings: SettingsService;
   logger: { warn(obj: object, msg: string): void };
   metrics?: Pick<Metrics, 'signIn'>;
+  /** Work after the answer (failure records, mail): the node waits for it when it stops. */
+  afterAnswer: AfterAnswer;
 }) {
   const { config, transactions, organizations, sessions, events, limiter, clock, settings } = deps;
   deps.personalData.add(accountPersonalData({ clock }));
@@ -199,11 +202,14 @@ export function createAccountService(deps: {
       if (!byIp.allowed || !byAccount.allowed) {
         // Not awaited either: a throttled known account must answer as fast as a throttled unknown one.
         if (subject && !byAccount.allowed) {
-          void (async () => {
-            if ((await limiter.consume(LOGIN_THROTTLED_EVENT, accountKey)).allowed) {
-              await this.recordThrottled(subject.tenantId, subject.userId);
-            }
-          })().catch((error: Error) => deps.logger.warn({ err: error.message }, 'login throttle event not recorded'));
+          deps.afterAnswer.run(
+            async () => {
+              if ((await limiter.consume(LOGIN_THROTTLED_EVENT, accountKey)).allowed) {
+                await this.recordThrottled(subject.tenantId, subject.userId);
+              }
+            },
+            (error) => deps.logger.warn({ err: error.message }, 'login throttle event not recorded'),
+          );
         }
         deps.metrics?.signIn('pwd', 'throttled');
         throw throttled(byIp.allowed ? byAccount : byIp);
@@ -218,8 +224,13 @@ export function createAccountService(deps: {
           limiter.consume(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
         ]);
         // Not awaited: the answer must take as long for an unknown account as for a known one.
-        if (subject) void this.recordFailure(subject.tenantId, subject.userId).catch(() => undefined);
         deps.metrics?.signIn('pwd', 'failure');
+        if (subject) {
+          deps.afterAnswer.run(
+            () => this.recordFailure(subject.tenantId, subject.userId),
+            (error) => deps.logger.warn({ err: error.message }, 'login failure not recorded'),
+          );
+        }
         throw unauthorized(INVALID_CREDENTIALS);
       }
       // Checked only after the password verifies, so it reveals nothing to a guesser; owners pass (break-glass).
