@@ -8,6 +8,6 @@ export {
   rows,
   type Tx,
 } from './database.js';
-export { migrate } from './migrate.js';
+export { migrate, pendingMigrations } from './migrate.js';
 export { spendOnce, takeOnce } from './spend.js';
 export { afterCommit, createTransactions, type Transactions } from './transactions.js';
