@@ -259,7 +259,9 @@ describe.runIf(!process.env.DATABASE_URL)('first run on the embedded database', 
     expect(result.code).toBe(1);
     expect(result.stderr).not.toContain('Aborted');
     expect(result.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^svc: DATA_DIR ${dir}: the embedded database in \\S+ cannot be opened .*svc doctor`)),
+      expect.stringMatching(
+        new RegExp(`^svc: DATA_DIR ${dir}: the embedded database in \\S+ cannot be opened .*svc doctor`),
+      ),
     ]);
     expect(existsSync(join(dir, 'svc.lock'))).toBe(false);
   }, 60_000);
