@@ -133,7 +133,10 @@ async function doctorDatabase(config: Config): Promise<string[]> {
 /** The owner of an embedded DATA_DIR takes the CLI's database commands over its control socket. */
 async function controlSocketOf(deps: Deps): Promise<{ close(): Promise<void> } | undefined> {
   if (deps.database.kind !== 'pglite') return undefined;
-  return serveControlSocket(deps.config.dataDir, (command) => runOperatorCommand(deps, command));
+  return serveControlSocket(deps.config.dataDir, (command) => {
+    deps.logger.info({ command: command.name }, 'control socket: running a CLI command');
+    return runOperatorCommand(deps, command);
+  });
 }
 
 const program = new Command('svc').description('Identity and access service').showHelpAfterError();
@@ -144,6 +147,8 @@ program
   .option('--no-workers', 'serve the API only; run `svc worker` elsewhere')
   .action(async (options: { workers: boolean }) => {
     const config = configOrExit();
+    // Before the seconds the embedded database takes to start: its control socket needs a private DATA_DIR.
+    if (!config.databaseUrl && existsSync(config.dataDir)) assertPrivateDirectory(config.dataDir);
     const deps = await createDeps(config);
     await bootstrapFromEnvironment(deps);
     const app = await buildApp(deps);

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -263,5 +263,14 @@ describe.runIf(!process.env.DATABASE_URL)('first run on the embedded database', 
       ),
     ]);
     expect(existsSync(join(dir, 'svc.lock'))).toBe(false);
+  }, 60_000);
+
+  it('refuses to serve a data directory other users may write to (its control socket takes passwords)', async () => {
+    const dir = freshDataDir();
+    chmodSync(dir, 0o777);
+    const refused = await startServer(dir);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output().trim()).toBe(`svc: DATA_DIR ${dir} is writable by other users; run \`chmod go-w ${dir}\``);
+    expect(existsSync(join(dir, 'pgdata'))).toBe(false);
   }, 60_000);
 });
