@@ -82,7 +82,10 @@ function answer(socket: Socket, handle: (command: ControlCommand) => Promise<Con
   socket.on('error', () => undefined);
   socket.on('data', (chunk: string) => {
     received += chunk;
-    if (received.length > MAX_REQUEST_BYTES) socket.destroy();
+    if (received.length > MAX_REQUEST_BYTES) {
+      socket.destroy();
+      return;
+    }
     const end = received.indexOf('\n');
     if (end < 0) return;
     socket.removeAllListeners('data');
