@@ -124,11 +124,6 @@ const readmeSignIn = JSON.parse(/auth\/login .*\n.*-d '(\{[^']+\})'/.exec(readme
   tenant_slug: string;
 };
 
-beforeAll(async () => {
-  // `npx svc` runs the built CLI (bin/svc.cjs loads dist/): build this checkout, as `npm start` does.
-  await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { timeout: 120_000 });
-}, 150_000);
-
 afterAll(() => {
   for (const child of running) child.kill('SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -137,6 +132,12 @@ afterAll(() => {
 describe.runIf(!process.env.DATABASE_URL)('first run on the embedded database', () => {
   const dataDir = freshDataDir();
   let server: Server | undefined;
+
+  beforeAll(async () => {
+    // `npx svc` runs the built CLI (bin/svc.cjs loads dist/): build this checkout, as `npm start` does.
+    const tsc = ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'];
+    await run(process.execPath, tsc, { timeout: 120_000 });
+  }, 150_000);
 
   it("the README's first steps while the server runs: bootstrap from another process, sign in at once, restart, sign in again", async () => {
     server = await startServer(dataDir);

@@ -32,10 +32,18 @@ describe('the lock on an embedded data directory', () => {
     const file = join(dir, LOCK_FILE);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ pid: process.pid, command: 'svc serve' });
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    await expect(lockDataDir(dir, 'svc migrate')).rejects.toThrow('already open in this process');
+    await expect(lockDataDir(`${dir}/.`, 'svc migrate')).rejects.toThrow('already open in this process');
     lock.release();
     expect(existsSync(file)).toBe(false);
     (await lockDataDir(dir, 'svc serve')).release();
+  });
+
+  it('is taken once when one process opens the directory twice at the same time', async () => {
+    const dir = dataDir();
+    const both = await Promise.allSettled([lockDataDir(dir, 'svc serve'), lockDataDir(dir, 'svc serve')]);
+    expect(both.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    for (const result of both) if (result.status === 'fulfilled') result.value.release();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
   it('refuses while a live process holds it, with one line naming the directory, the holder and what to do', async () => {

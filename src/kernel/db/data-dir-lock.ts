@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { connect } from 'node:net';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /**
  * One process at a time owns an embedded (PGlite) data directory. PGlite is PostgreSQL in single-user mode: it
@@ -58,7 +58,7 @@ export interface DataDirLock {
 const held = new Set<string>();
 
 export async function lockDataDir(dataDir: string, command: string): Promise<DataDirLock> {
-  const file = join(dataDir, LOCK_FILE);
+  const file = resolve(dataDir, LOCK_FILE);
   if (held.has(file)) throw new Error(`DATA_DIR ${dataDir} is already open in this process`);
   const me: LockHolder = {
     pid: process.pid,
@@ -68,9 +68,26 @@ export async function lockDataDir(dataDir: string, command: string): Promise<Dat
     command,
   };
   const mine = JSON.stringify(me);
+  held.add(file); // before any wait: a second open in this process must not take our lock for a stale one
+  try {
+    await acquire(dataDir, file, mine);
+  } catch (error) {
+    held.delete(file);
+    throw error;
+  }
+  const release = () => {
+    if (!held.delete(file)) return;
+    process.off('exit', release);
+    if (readRaw(file) === mine) unlinkQuietly(file);
+  };
+  process.on('exit', release);
+  return { release };
+}
+
+async function acquire(dataDir: string, file: string, mine: string): Promise<void> {
   const waitUntil = Date.now() + SHORT_HOLDER_WAIT_MS;
   for (;;) {
-    if (createExclusive(file, mine)) break;
+    if (createExclusive(file, mine)) return;
     const seen = readRaw(file);
     if (seen === undefined) continue;
     const holder = parseHolder(seen);
@@ -89,14 +106,6 @@ export async function lockDataDir(dataDir: string, command: string): Promise<Dat
     }
     await takeOver(dataDir, file, seen);
   }
-  held.add(file);
-  const release = () => {
-    if (!held.delete(file)) return;
-    process.off('exit', release);
-    if (readRaw(file) === mine) unlinkQuietly(file);
-  };
-  process.on('exit', release);
-  return { release };
 }
 
 /** Who holds the directory now, if anyone alive does (for `svc doctor` and the CLI's hand-over). */
