@@ -129,6 +129,10 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+// A server start on a fresh data directory takes 10-30 s (database creation, migrations, keys); on a machine busy
+// with other test files, several times that.
+const STARTS_SERVERS = 360_000;
+
 describe.runIf(!process.env.DATABASE_URL)('first run on the embedded database', () => {
   const dataDir = freshDataDir();
   let server: Server | undefined;
@@ -139,117 +143,133 @@ describe.runIf(!process.env.DATABASE_URL)('first run on the embedded database', 
     await run(process.execPath, tsc, { timeout: 120_000 });
   }, 150_000);
 
-  it("the README's first steps while the server runs: bootstrap from another process, sign in at once, restart, sign in again", async () => {
-    server = await startServer(dataDir);
-    expect(server.output()).toContain('svc serving');
-    const bootstrap = await runReadmeCommand(readmeBootstrap, dataDir);
-    expect(bootstrap.code, bootstrap.stderr).toBe(0);
-    expect(bootstrap.stderr).toContain(`created organization "${readmeSignIn.tenant_slug}"`);
-    const first = await signIn(server.url, readmeSignIn);
-    expect(first.status, first.text).toBe(200);
-    const me = await request(`${server.url}/api/v1/me`, { token: first.body.access_token });
-    expect(me.body).toMatchObject({ role: 'owner', is_owner: true });
-    // The control socket the command went through is the owner's only.
-    expect(statSync(join(dataDir, 'svc.sock')).mode & 0o777).toBe(0o600);
+  it(
+    "the README's first steps while the server runs: bootstrap from another process, sign in at once, restart, sign in again",
+    async () => {
+      server = await startServer(dataDir);
+      expect(server.output()).toContain('svc serving');
+      const bootstrap = await runReadmeCommand(readmeBootstrap, dataDir);
+      expect(bootstrap.code, bootstrap.stderr).toBe(0);
+      expect(bootstrap.stderr).toContain(`created organization "${readmeSignIn.tenant_slug}"`);
+      const first = await signIn(server.url, readmeSignIn);
+      expect(first.status, first.text).toBe(200);
+      const me = await request(`${server.url}/api/v1/me`, { token: first.body.access_token });
+      expect(me.body).toMatchObject({ role: 'owner', is_owner: true });
+      // The control socket the command went through is the owner's only.
+      expect(statSync(join(dataDir, 'svc.sock')).mode & 0o777).toBe(0o600);
 
-    expect(await stop(server, 'SIGTERM')).toBe(0);
-    expect(existsSync(join(dataDir, 'svc.lock'))).toBe(false);
-    expect(existsSync(join(dataDir, 'svc.sock'))).toBe(false);
+      expect(await stop(server, 'SIGTERM')).toBe(0);
+      expect(existsSync(join(dataDir, 'svc.lock'))).toBe(false);
+      expect(existsSync(join(dataDir, 'svc.sock'))).toBe(false);
 
-    server = await startServer(dataDir);
-    expect(server.output()).toContain('svc serving');
-    expect((await signIn(server.url, readmeSignIn)).status).toBe(200);
-    const again = await runReadmeCommand(readmeBootstrap, dataDir);
-    expect(again.code).toBe(1);
-    expect(again.stderr.trim()).toBe('svc: A platform-operator organization already exists');
-  }, 180_000);
+      server = await startServer(dataDir);
+      expect(server.output()).toContain('svc serving');
+      expect((await signIn(server.url, readmeSignIn)).status).toBe(200);
+      const again = await runReadmeCommand(readmeBootstrap, dataDir);
+      expect(again.code).toBe(1);
+      expect(again.stderr.trim()).toBe('svc: A platform-operator organization already exists');
+    },
+    STARTS_SERVERS,
+  );
 
-  it('a second server on the same data directory refuses with one line; the first is unharmed', async () => {
-    const second = await startServer(dataDir);
-    expect(await second.exited).toBe(1);
-    const lines = second.output().trim().split('\n');
-    expect(lines).toEqual([
-      expect.stringMatching(/^svc: DATA_DIR \S+ is in use by `svc serve` \(pid \d+\): .*Stop that process first/),
-    ]);
-    expect(lines[0]).toContain(`(pid ${server!.process.pid})`);
-    expect((await signIn(server!.url, readmeSignIn)).status).toBe(200);
-    const rotate = await svc(['keys', 'rotate'], dataDir);
-    expect(rotate.code, rotate.stderr).toBe(0);
-    const doctor = await svc(['doctor'], dataDir);
-    expect(doctor.code, doctor.stdout).toBe(0);
-    expect(doctor.stdout).toMatch(/^ok {4}database: embedded in \S+, migrations current$/m);
-    expect(doctor.stdout).toMatch(/^ok {4}keys: active signing key opens with SECRET_KEY/m);
-  }, 120_000);
+  it(
+    'a second server on the same data directory refuses with one line; the first is unharmed',
+    async () => {
+      const second = await startServer(dataDir);
+      expect(await second.exited).toBe(1);
+      const lines = second.output().trim().split('\n');
+      expect(lines).toEqual([
+        expect.stringMatching(/^svc: DATA_DIR \S+ is in use by `svc serve` \(pid \d+\): .*Stop that process first/),
+      ]);
+      expect(lines[0]).toContain(`(pid ${server!.process.pid})`);
+      expect((await signIn(server!.url, readmeSignIn)).status).toBe(200);
+      const rotate = await svc(['keys', 'rotate'], dataDir);
+      expect(rotate.code, rotate.stderr).toBe(0);
+      const doctor = await svc(['doctor'], dataDir);
+      expect(doctor.code, doctor.stdout).toBe(0);
+      expect(doctor.stdout).toMatch(/^ok {4}database: embedded in \S+, migrations current$/m);
+      expect(doctor.stdout).toMatch(/^ok {4}keys: active signing key opens with SECRET_KEY/m);
+    },
+    STARTS_SERVERS,
+  );
 
-  it('a server killed with SIGKILL during a stream of writes restarts with every acknowledged write', async () => {
-    const acknowledged: Array<ReturnType<typeof newAccount>> = [];
-    let killed = false;
-    let sent = 0;
-    const stream = async () => {
-      while (!killed) {
-        const account = newAccount('stream');
-        sent += 1;
-        const forwardedFor = `198.51.100.${sent % 250}`;
-        try {
-          const res = await request(`${server!.url}/api/v1/auth/signup`, {
-            json: account,
-            headers: { 'x-forwarded-for': forwardedFor },
-          });
-          if (res.status === 201) acknowledged.push(account);
-        } catch {
-          // the connection died with the server: not acknowledged
+  it(
+    'a server killed with SIGKILL during a stream of writes restarts with every acknowledged write',
+    async () => {
+      const acknowledged: Array<ReturnType<typeof newAccount>> = [];
+      let killed = false;
+      let sent = 0;
+      const stream = async () => {
+        while (!killed) {
+          const account = newAccount('stream');
+          sent += 1;
+          const forwardedFor = `198.51.100.${sent % 250}`;
+          try {
+            const res = await request(`${server!.url}/api/v1/auth/signup`, {
+              json: account,
+              headers: { 'x-forwarded-for': forwardedFor },
+            });
+            if (res.status === 201) acknowledged.push(account);
+          } catch {
+            // the connection died with the server: not acknowledged
+          }
         }
+      };
+      const streams = [stream(), stream(), stream()];
+      while (acknowledged.length < 8) await new Promise((resolve) => setTimeout(resolve, 20));
+      server!.process.kill('SIGKILL');
+      await server!.exited;
+      killed = true;
+      await Promise.all(streams);
+      expect(sent).toBeGreaterThan(acknowledged.length);
+
+      // The stale lock of the killed server is taken over. The environment asks for a first admin, which is
+      // ignored: an operator organization exists.
+      const passwordFile = join(dataDir, 'bootstrap-password');
+      writeFileSync(passwordFile, 'another long passphrase\n', { mode: 0o600 });
+      server = await startServer(dataDir, {
+        SVC_BOOTSTRAP_EMAIL: 'late@example.com',
+        SVC_BOOTSTRAP_PASSWORD_FILE: passwordFile,
+        SVC_BOOTSTRAP_ORGANIZATION: 'Late Ops',
+      });
+      expect(server.output()).toContain('svc serving');
+      expect(server.output()).toContain('SVC_BOOTSTRAP_*: a platform-operator organization exists; ignored');
+      for (const account of acknowledged) {
+        const slug = account.organization_name.toLowerCase().replace(/ /g, '-');
+        const res = await signIn(server.url, { email: account.email, password: account.password, tenant_slug: slug });
+        expect(res.status, account.email).toBe(200);
       }
-    };
-    const streams = [stream(), stream(), stream()];
-    while (acknowledged.length < 8) await new Promise((resolve) => setTimeout(resolve, 20));
-    server!.process.kill('SIGKILL');
-    await server!.exited;
-    killed = true;
-    await Promise.all(streams);
-    expect(sent).toBeGreaterThan(acknowledged.length);
+      expect((await signIn(server.url, readmeSignIn)).status).toBe(200);
+      expect(await stop(server, 'SIGTERM')).toBe(0);
+    },
+    STARTS_SERVERS,
+  );
 
-    // The stale lock of the killed server is taken over. The environment asks for a first admin, which is
-    // ignored: an operator organization exists.
-    const passwordFile = join(dataDir, 'bootstrap-password');
-    writeFileSync(passwordFile, 'another long passphrase\n', { mode: 0o600 });
-    server = await startServer(dataDir, {
-      SVC_BOOTSTRAP_EMAIL: 'late@example.com',
-      SVC_BOOTSTRAP_PASSWORD_FILE: passwordFile,
-      SVC_BOOTSTRAP_ORGANIZATION: 'Late Ops',
-    });
-    expect(server.output()).toContain('svc serving');
-    expect(server.output()).toContain('SVC_BOOTSTRAP_*: a platform-operator organization exists; ignored');
-    for (const account of acknowledged) {
-      const slug = account.organization_name.toLowerCase().replace(/ /g, '-');
-      const res = await signIn(server.url, { email: account.email, password: account.password, tenant_slug: slug });
-      expect(res.status, account.email).toBe(200);
-    }
-    expect((await signIn(server.url, readmeSignIn)).status).toBe(200);
-    expect(await stop(server, 'SIGTERM')).toBe(0);
-  }, 180_000);
-
-  it('creates the first admin from the environment at first start', async () => {
-    const dir = freshDataDir();
-    const passwordFile = join(dir, 'bootstrap-password');
-    writeFileSync(passwordFile, 'a long passphrase from a secret\n', { mode: 0o600 });
-    const started = await startServer(dir, {
-      SVC_BOOTSTRAP_EMAIL: 'admin@example.com',
-      SVC_BOOTSTRAP_PASSWORD_FILE: passwordFile,
-      SVC_BOOTSTRAP_ORGANIZATION: 'Env Ops',
-    });
-    expect(started.output()).toContain('svc serving');
-    const res = await signIn(started.url, {
-      email: 'admin@example.com',
-      password: 'a long passphrase from a secret',
-      tenant_slug: 'env-ops',
-    });
-    expect(res.status, res.text).toBe(200);
-    const migrate = await svc(['migrate'], dir);
-    expect(migrate.code, migrate.stderr).toBe(0);
-    expect(migrate.stderr.trim()).toBe('svc: database is up to date');
-    expect(await stop(started, 'SIGTERM')).toBe(0);
-  }, 180_000);
+  it(
+    'creates the first admin from the environment at first start',
+    async () => {
+      const dir = freshDataDir();
+      const passwordFile = join(dir, 'bootstrap-password');
+      writeFileSync(passwordFile, 'a long passphrase from a secret\n', { mode: 0o600 });
+      const started = await startServer(dir, {
+        SVC_BOOTSTRAP_EMAIL: 'admin@example.com',
+        SVC_BOOTSTRAP_PASSWORD_FILE: passwordFile,
+        SVC_BOOTSTRAP_ORGANIZATION: 'Env Ops',
+      });
+      expect(started.output()).toContain('svc serving');
+      const res = await signIn(started.url, {
+        email: 'admin@example.com',
+        password: 'a long passphrase from a secret',
+        tenant_slug: 'env-ops',
+      });
+      expect(res.status, res.text).toBe(200);
+      const migrate = await svc(['migrate'], dir);
+      expect(migrate.code, migrate.stderr).toBe(0);
+      expect(migrate.stderr.trim()).toBe('svc: database is up to date');
+      expect(await stop(started, 'SIGTERM')).toBe(0);
+    },
+    STARTS_SERVERS,
+  );
 
   it('a data directory the embedded database cannot open gives one line naming it and the next step', async () => {
     const dir = freshDataDir();
