@@ -76,4 +76,18 @@ describe('loadConfig', () => {
     const config = loadConfig({ SVC_ENV: 'test', EGRESS_TEST_ROUTES: 'Hooks.Example.com=127.0.0.1:9000' });
     expect(config.egressTest.routes.get('hooks.example.com')).toEqual({ host: '127.0.0.1', port: 9000 });
   });
+
+  it('takes the first-admin bootstrap variables all three or none', () => {
+    expect(loadConfig({}).bootstrap).toBeUndefined();
+    expect(refused({ SVC_BOOTSTRAP_EMAIL: 'ops@example.com' })).toMatch(
+      /^SVC_BOOTSTRAP_EMAIL, .*: set all three, or none$/,
+    );
+    const all = { SVC_BOOTSTRAP_PASSWORD_FILE: '/run/secrets/admin', SVC_BOOTSTRAP_ORGANIZATION: 'Platform Ops' };
+    expect(refused({ ...all, SVC_BOOTSTRAP_EMAIL: 'nobody' })).toMatch(/^SVC_BOOTSTRAP_EMAIL: /);
+    expect(loadConfig({ ...all, SVC_BOOTSTRAP_EMAIL: 'ops@example.com' }).bootstrap).toEqual({
+      email: 'ops@example.com',
+      passwordFile: '/run/secrets/admin',
+      organization: 'Platform Ops',
+    });
+  });
 });

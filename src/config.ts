@@ -56,6 +56,11 @@ export interface Config {
     port: number | undefined;
     host: string;
   };
+  /**
+   * First-admin bootstrap at start (SVC_BOOTSTRAP_EMAIL, SVC_BOOTSTRAP_PASSWORD_FILE, SVC_BOOTSTRAP_ORGANIZATION):
+   * all three or none; ignored once a platform-operator organization exists.
+   */
+  bootstrap: { email: string; passwordFile: string; organization: string } | undefined;
   egressTest: {
     /** host name -> loopback `host:port`, honoured only when SVC_ENV=test. */
     routes: Map<string, { host: string; port: number }>;
@@ -210,6 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SECRET_KEY: required in production (32 bytes as 64 hex characters or base64)');
   }
 
+  const bootstrap = firstAdmin(env);
+
   return {
     env: svcEnv,
     host,
@@ -242,6 +249,16 @@ export function loadConfig(env: Env = process.env): Config {
     social,
     signInReturnUrl: url(env, 'SIGN_IN_RETURN_URL', ['https:', 'http:']) ?? `${baseUrl}/`,
     metrics: metricsConfig(env, host),
+    bootstrap,
     egressTest: { routes, caFile, ca },
   };
+}
+
+function firstAdmin(env: Env): Config['bootstrap'] {
+  const names = ['SVC_BOOTSTRAP_EMAIL', 'SVC_BOOTSTRAP_PASSWORD_FILE', 'SVC_BOOTSTRAP_ORGANIZATION'];
+  const [email, passwordFile, organization] = names.map((name) => env[name]?.trim() || undefined);
+  if (!email && !passwordFile && !organization) return undefined;
+  if (!email || !passwordFile || !organization) throw new ConfigError(`${names.join(', ')}: set all three, or none`);
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new ConfigError('SVC_BOOTSTRAP_EMAIL: not an email address');
+  return { email, passwordFile, organization };
 }

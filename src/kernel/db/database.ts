@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = PgTransaction<
@@ -43,6 +44,8 @@ export interface DatabaseOptions {
   /** An already started PGlite (tests share one per worker); not closed by close(). */
   pglite?: PGlite | undefined;
   poolSize?: number;
+  /** Names the process in the embedded data directory's lock (`svc serve`, …); the CLI command by default. */
+  owner?: string | undefined;
 }
 
 /** How long a request waits for a pooled connection before the database counts as unavailable. */
@@ -93,10 +96,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let client = options.pglite;
   const owned = !client;
+  let lock: DataDirLock | undefined;
   if (!client) {
-    const dir = join(options.dataDir ?? './.data', 'pgdata');
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    const dataDir = options.dataDir ?? './.data';
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    lock = await lockDataDir(dataDir, options.owner ?? `svc ${process.argv[2] ?? ''}`.trim());
+    try {
+      client = await openPglite(dataDir);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
   await client.waitReady;
   await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
@@ -115,8 +125,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close: async () => {
       for (const unlisten of unlisteners) await unlisten();
       if (owned) await pglite.close();
+      lock?.release();
     },
   };
+}
+
+/**
+ * PGlite reports a damaged or foreign directory as a bare WebAssembly trap ("unreachable", "Aborted()"): the
+ * operator gets one line naming the directory and what to do instead.
+ */
+async function openPglite(dataDir: string): Promise<PGlite> {
+  const dir = join(dataDir, 'pgdata');
+  try {
+    const client = new PGlite(dir);
+    await client.waitReady;
+    return client;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `DATA_DIR ${dataDir}: the embedded database in ${dir} cannot be opened (${reason.split('\n')[0]}). ` +
+        'Run `svc doctor`; if the files are damaged, move the directory aside and restore it from a backup, ' +
+        'or start afresh with an empty DATA_DIR',
+    );
+  }
 }
 
 /** Rows of a raw statement, whichever driver ran it (node-postgres and PGlite both answer `{ rows }`). */

@@ -347,7 +347,7 @@ export function createAccountService(deps: {
       assertStrongPassword(input.password);
       const passwordHash = await hashPassword(input.password);
       return transactions.system(async (tx) => {
-        if (await organizations.platformOperator(tx)) {
+        if (await organizations.platformOperator(tx, { lock: true })) {
           throw conflict('A platform-operator organization already exists');
         }
         const email = input.email.trim();
