@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { APP_ROLE, type Db, type Queryable, type Tx } from './database.js';
+import { APP_ROLE, type Db, type Queryable, rows, type Tx } from './database.js';
 
 type Hook = () => void | Promise<void>;
 const afterCommitHooks = new WeakMap<Tx, Hook[]>();
@@ -43,20 +43,31 @@ export interface Transactions {
    * transaction that never entered one): local caches of tenant state drop what the commit may have changed.
    */
   onCommit(listener: (tenantIds: ReadonlySet<string>) => void): void;
+  /**
+   * `wait` runs after the commit of every transaction that changed auth state (the triggers of migrations 0001
+   * and 0014 mark it, migration 0019), before the caller goes on: a revocation is answered only once every node
+   * has heard of it (docs/decisions.md, "Revocation across nodes"). Without a registered wait nothing is read.
+   */
+  onAuthStateCommit(wait: () => Promise<void>): void;
 }
 
 export function createTransactions(db: Db): Transactions {
   const commitListeners: Array<(tenantIds: ReadonlySet<string>) => void> = [];
+  const authStateWaits: Array<() => Promise<void>> = [];
   async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string): Promise<T> {
     const hooks: Hook[] = [];
     const tenants = new Set<string>();
+    let changedAuthState = false;
     const result = await db.transaction(async (tx) => {
       afterCommitHooks.set(tx as Tx, hooks);
       enteredTenants.set(tx as Tx, tenants);
       if (tenantId) await enterTenant(tx as Tx, tenantId);
-      return work(tx as Tx);
+      const value = await work(tx as Tx);
+      if (authStateWaits.length > 0) changedAuthState = await marksAuthStateChange(tx as Tx);
+      return value;
     });
     for (const listener of commitListeners) listener(tenants);
+    if (changedAuthState) for (const wait of authStateWaits) await wait();
     for (const hook of hooks) {
       try {
         await hook();
@@ -76,8 +87,20 @@ export function createTransactions(db: Db): Transactions {
     enterTenant,
     systemRead: (work) => work(db),
     systemWrite: (work) => work(db),
+    onAuthStateCommit: (wait) => {
+      authStateWaits.push(wait);
+    },
     onCommit: (listener) => {
       commitListeners.push(listener);
     },
   };
+}
+
+/** Whether an auth-state trigger fired in this transaction (the transaction-local setting of migration 0019). */
+async function marksAuthStateChange(tx: Tx): Promise<boolean> {
+  const [row] = await rows<{ changed: string | null }>(
+    tx,
+    sql`select current_setting('svc.auth_state_changed', true) as changed`,
+  );
+  return row?.changed === 'on';
 }
