@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database, Transactions } from '../db/index.js';
+import type { Database, OpenedBarrier, Transactions } from '../db/index.js';
 import { newId } from '../ids.js';
 
 /** The channel the auth-state triggers notify (migrations 0001 and 0005): `<schema> tenant:<id>` or `user:<id>`. */
@@ -21,7 +21,7 @@ export const CATCH_UP_PROBE_MS = 250;
  * node's one listener fans the subject out to its caches; a commit on the node itself drops its organizations'
  * entries before its answer is sent. Notifications reach the other nodes a moment after the commit, so:
  * - a transaction that changed auth state answers only once every live node has acknowledged it, or once
- *   `CATCH_UP_LEASE_MS` have passed since its commit (`everyNodeHeard`);
+ *   `CATCH_UP_LEASE_MS` have passed since its commit (a barrier marker notified within the transaction);
  * - a node serves from cache only while it holds a lease: its own probe, notified less than
  *   `CATCH_UP_LEASE_MS` ago, has come back, so it has heard everything committed before that (notifications
  *   arrive in commit order). A node that did not acknowledge in time has lost its lease by the time the
@@ -35,7 +35,8 @@ export interface AuthStateListener {
   caughtUp(): boolean;
   /**
    * Resolves once every node known to be live has heard every change committed before the call, or once
-   * `CATCH_UP_LEASE_MS` have passed, whichever is first; never fails.
+   * `CATCH_UP_LEASE_MS` have passed, whichever is first; never fails. (Kernel transactions that change auth
+   * state do this by themselves, with the marker in the transaction.)
    */
   everyNodeHeard(): Promise<void>;
   /**
@@ -127,10 +128,12 @@ export async function createAuthStateListener(
   const prober = inProcess ? undefined : setInterval(probe, timing.probeMs);
   prober?.unref();
 
-  async function everyNodeHeard(): Promise<void> {
-    if (inProcess) return;
-    // Started after the commit returned, so the bound is measured from no earlier than the commit.
-    const startedAt = performance.now();
+  /**
+   * A barrier: its marker, once committed, reaches every node after everything committed before it; `wait`
+   * resolves when every node heard within the lease has acknowledged it, or when the lease has passed since
+   * `wait` was called (after the commit), whichever is first. It never fails.
+   */
+  function openBarrier(): OpenedBarrier {
     const id = newId();
     let expected: string[] | undefined;
     const acknowledged = new Set<string>();
@@ -153,16 +156,22 @@ export async function createAuthStateListener(
         check();
       },
     });
-    const timeout = setTimeout(done, Math.max(0, startedAt + timing.leaseMs - performance.now()));
-    notify(`barrier:${nodeId}:${id}`).catch(() => undefined);
-    try {
-      await finished;
-    } finally {
-      clearTimeout(timeout);
-      barriers.delete(id);
-    }
+    return {
+      payload: `${database.schema} barrier:${nodeId}:${id}`,
+      async wait() {
+        const timeout = setTimeout(done, timing.leaseMs);
+        try {
+          await finished;
+        } finally {
+          clearTimeout(timeout);
+          barriers.delete(id);
+        }
+      },
+      abandon: () => barriers.delete(id),
+    };
   }
-  if (!inProcess) transactions.onAuthStateCommit(everyNodeHeard);
+  // The marker is notified inside the changing transaction itself, right after its own notifications.
+  if (!inProcess) transactions.onAuthStateCommit({ channel: AUTH_STATE_CHANNEL, open: openBarrier });
 
   const listener: AuthStateListener = {
     subscribe(subscriber) {
@@ -170,7 +179,14 @@ export async function createAuthStateListener(
       subscriber.connection(connected);
     },
     caughtUp: () => connected && (inProcess || performance.now() - caughtUpSince < timing.leaseMs),
-    everyNodeHeard,
+    async everyNodeHeard() {
+      if (inProcess) return;
+      const barrier = openBarrier();
+      await database.db
+        .execute(sql`select pg_notify(${AUTH_STATE_CHANNEL}, ${barrier.payload})`)
+        .catch(() => undefined);
+      await barrier.wait();
+    },
     async synced() {
       const marker = `sync:${newId()}`;
       const heard = new Promise<void>((resolve) => markers.set(marker, resolve));

@@ -10,4 +10,10 @@ export {
 } from './database.js';
 export { migrate } from './migrate.js';
 export { spendOnce, takeOnce } from './spend.js';
-export { afterCommit, createTransactions, type Transactions } from './transactions.js';
+export {
+  type AuthStateBarrier,
+  afterCommit,
+  createTransactions,
+  type OpenedBarrier,
+  type Transactions,
+} from './transactions.js';

@@ -44,30 +44,57 @@ export interface Transactions {
    */
   onCommit(listener: (tenantIds: ReadonlySet<string>) => void): void;
   /**
-   * `wait` runs after the commit of every transaction that changed auth state (the triggers of migrations 0001
-   * and 0014 mark it, migration 0019), before the caller goes on: a revocation is answered only once every node
-   * has heard of it (docs/decisions.md, "Revocation across nodes"). Without a registered wait nothing is read.
+   * A transaction that changed auth state (the triggers of migrations 0001 and 0014 mark it, migration 0019)
+   * also notifies a barrier marker before it commits, and waits for the barrier after it, before its caller
+   * goes on: a revocation is answered only once every node has heard of it (docs/decisions.md, "Revocation
+   * across nodes"). Without a registered barrier nothing is read.
    */
-  onAuthStateCommit(wait: () => Promise<void>): void;
+  onAuthStateCommit(barrier: AuthStateBarrier): void;
+}
+
+/** How a transaction that changed auth state makes sure every node heard of it (kernel/auth/state-cache.ts). */
+export interface AuthStateBarrier {
+  channel: string;
+  open(): OpenedBarrier;
+}
+
+export interface OpenedBarrier {
+  /** What to notify on the channel, inside the transaction. */
+  payload: string;
+  /** After the commit: resolves once every node heard it, or after a bound; never fails. */
+  wait(): Promise<void>;
+  /** The transaction changed no auth state or did not commit. */
+  abandon(): void;
 }
 
 export function createTransactions(db: Db): Transactions {
   const commitListeners: Array<(tenantIds: ReadonlySet<string>) => void> = [];
-  const authStateWaits: Array<() => Promise<void>> = [];
+  let authStateBarrier: AuthStateBarrier | undefined;
   async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string): Promise<T> {
     const hooks: Hook[] = [];
     const tenants = new Set<string>();
+    let barrier: OpenedBarrier | undefined;
     let changedAuthState = false;
-    const result = await db.transaction(async (tx) => {
-      afterCommitHooks.set(tx as Tx, hooks);
-      enteredTenants.set(tx as Tx, tenants);
-      if (tenantId) await enterTenant(tx as Tx, tenantId);
-      const value = await work(tx as Tx);
-      if (authStateWaits.length > 0) changedAuthState = await marksAuthStateChange(tx as Tx);
-      return value;
-    });
+    let result: T;
+    try {
+      result = await db.transaction(async (tx) => {
+        afterCommitHooks.set(tx as Tx, hooks);
+        enteredTenants.set(tx as Tx, tenants);
+        if (tenantId) await enterTenant(tx as Tx, tenantId);
+        const value = await work(tx as Tx);
+        if (authStateBarrier) {
+          barrier = authStateBarrier.open();
+          changedAuthState = await notifyBarrierIfChanged(tx as Tx, authStateBarrier.channel, barrier.payload);
+        }
+        return value;
+      });
+    } catch (error) {
+      barrier?.abandon();
+      throw error;
+    }
     for (const listener of commitListeners) listener(tenants);
-    if (changedAuthState) for (const wait of authStateWaits) await wait();
+    if (changedAuthState) await barrier?.wait();
+    else barrier?.abandon();
     for (const hook of hooks) {
       try {
         await hook();
@@ -87,8 +114,8 @@ export function createTransactions(db: Db): Transactions {
     enterTenant,
     systemRead: (work) => work(db),
     systemWrite: (work) => work(db),
-    onAuthStateCommit: (wait) => {
-      authStateWaits.push(wait);
+    onAuthStateCommit: (barrier) => {
+      authStateBarrier = barrier;
     },
     onCommit: (listener) => {
       commitListeners.push(listener);
@@ -96,11 +123,15 @@ export function createTransactions(db: Db): Transactions {
   };
 }
 
-/** Whether an auth-state trigger fired in this transaction (the transaction-local setting of migration 0019). */
-async function marksAuthStateChange(tx: Tx): Promise<boolean> {
-  const [row] = await rows<{ changed: string | null }>(
+/**
+ * One statement: whether an auth-state trigger fired in this transaction (the transaction-local setting of
+ * migration 0019) and, if one did, the barrier marker, notified after the triggers' own notifications.
+ */
+async function notifyBarrierIfChanged(tx: Tx, channel: string, payload: string): Promise<boolean> {
+  const [row] = await rows<{ changed: boolean }>(
     tx,
-    sql`select current_setting('svc.auth_state_changed', true) as changed`,
+    sql`select changed, case when changed then pg_notify(${channel}, ${payload}) end as notified
+        from (select current_setting('svc.auth_state_changed', true) is not distinct from 'on' as changed) flag`,
   );
-  return row?.changed === 'on';
+  return row?.changed === true;
 }
