@@ -21,7 +21,7 @@ beforeAll(async () => {
   first = await startService();
   second = await startSecondNode(first);
   owner = await signUpOwner(first.url, 'revoker');
-});
+}, ROUND_TIMEOUT_MS);
 afterAll(async () => {
   await second?.close();
   await first?.close();
