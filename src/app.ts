@@ -247,6 +247,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const settings = createSettingsService({ transactions, events, clock });
     const sessions = createSessionService({ transactions, accessTokens, events, clock, metrics });
     const authState = await createAuthStateListener(database, transactions);
+    closers.push(async () => authState.close());
     const sessionStateCache = createSessionStateCache(authState);
     const apiKeys = await createApiKeys({ svcEnv: config.env, authState, transactions, events, clock, personalData });
     closers.push(() => apiKeys.close());

@@ -10,5 +10,11 @@ export {
 } from './database.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export { spendOnce, takeOnce } from './spend.js';
-export { afterCommit, createTransactions, type Transactions } from './transactions.js';
+export {
+  type AuthStateBarrier,
+  afterCommit,
+  createTransactions,
+  type OpenedBarrier,
+  type Transactions,
+} from './transactions.js';
 export { DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailableReason } from './unavailable.js';
