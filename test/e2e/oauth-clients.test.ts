@@ -9,7 +9,7 @@ import { accountsHarness, shape } from './accounts-support.js';
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService({ TRUST_PROXY: 'true' });
+  svc = await startService({ TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await svc?.close();

@@ -16,7 +16,7 @@ const BASE = 'https://id.example.test';
 let svc: TestService;
 let jwks: ReturnType<typeof createRemoteJWKSet>;
 beforeAll(async () => {
-  svc = await startService({ TRUST_PROXY: 'true', BASE_URL: BASE });
+  svc = await startService({ TRUST_PROXY: '1', BASE_URL: BASE });
   jwks = createRemoteJWKSet(new URL(`${svc.url}/.well-known/jwks.json`));
 });
 afterAll(async () => {
