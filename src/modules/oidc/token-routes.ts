@@ -73,7 +73,8 @@ const AuthorizeQuery = Type.Object(
 const AUTHORIZE_DESCRIPTION =
   'Part A 4.14. Answers a redirect: to the hosted `/login` or `/consent` page, or to the redirect URI with `code` ' +
   'and `state`, or with `error`, `error_description` and `state` (invalid_request, unsupported_response_type, ' +
-  'invalid_scope, unauthorized_client, access_denied, login_required, consent_required, invalid_target). An ' +
+  'invalid_scope, unauthorized_client, access_denied, login_required, consent_required, invalid_target, ' +
+  'request_not_supported, request_uri_not_supported). An ' +
   'unknown client or a redirect URI not registered exactly answers 400 with an RFC 6749 error body and never ' +
   'redirects; 429 when the per-client or per-address allowance is spent.';
 
