@@ -27,7 +27,7 @@ const TokenForm = Type.Object(
     client_id: Param('The client id, when HTTP Basic is not used'),
     client_secret: Param('The client secret, when HTTP Basic is not used (never both)'),
     scope: Param(
-      "client_credentials: a subset of the client's registered scopes (default: all); refresh_token: a subset of the grant's (narrowing only)",
+      "client_credentials: capped to the client's registered scopes (default: all; none registered is invalid_scope); refresh_token: a subset of the grant's (narrowing only)",
     ),
     resource: Param('RFC 8707 resource identifier registered and enabled in the organization; at most one'),
   },
