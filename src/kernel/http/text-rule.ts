@@ -4,10 +4,11 @@ import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from '
 export const MALFORMED_TEXT = 'malformedText';
 
 const MESSAGE = 'must not contain NUL characters or unpaired surrogates';
-/** NUL, a high surrogate without its low half, or a low surrogate without its high half (code units: no `u` flag). */
-const MALFORMED = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A high surrogate without its low half, or a low surrogate without its high half (code units: no `u` flag). */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NUL = String.fromCharCode(0);
 
-const isMalformed = (text: string) => MALFORMED.test(text);
+const isMalformed = (text: string) => text.includes(NUL) || UNPAIRED_SURROGATE.test(text);
 
 /**
  * The JSON pointer (RFC 6901) of the first string, or property name, in `value` that is malformed text, or
