@@ -22,7 +22,7 @@ import { type Clock, systemClock } from './kernel/clock.js';
 import { createKeyring, type Keyring, randomSecret } from './kernel/crypto/index.js';
 import { createTransactions, type Database, migrate, openDatabase, type Transactions } from './kernel/db/index.js';
 import { createEvents, createLiveStream, type Events, initAuditChain } from './kernel/events/index.js';
-import { BODY_LIMIT_BYTES, registerHttpKernel, schemaController } from './kernel/http/index.js';
+import { BODY_LIMIT_BYTES, registerHttpKernel, schemaController, trustProxyOf } from './kernel/http/index.js';
 import { newId } from './kernel/ids.js';
 import { createLimiter, type Limiter } from './kernel/limits/index.js';
 import { createMailer, type Mailer } from './kernel/mail/index.js';
@@ -402,7 +402,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOf(config.trustProxy),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(given) ? given : newId();

@@ -90,4 +90,22 @@ describe('loadConfig', () => {
       organization: 'Platform Ops',
     });
   });
+
+  it('trusts a hop count or a list of proxy addresses, and refuses TRUST_PROXY=true', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'fd00::/8',
+    ]);
+    expect(refused({ TRUST_PROXY: 'true' })).toMatch(/^TRUST_PROXY: "true" would let clients choose their address/);
+    expect(refused({ TRUST_PROXY: 'yes' })).toMatch(/^TRUST_PROXY: /);
+    expect(refused({ TRUST_PROXY: '10.0.0.0/33' })).toMatch(/^TRUST_PROXY: "10.0.0.0\/33" is not/);
+    expect(refused({ TRUST_PROXY: 'proxy.internal' })).toMatch(/^TRUST_PROXY: /);
+    expect(refused({ TRUST_PROXY: '11' })).toMatch(/^TRUST_PROXY: /);
+  });
 });

@@ -12,10 +12,10 @@ let closed: TestService;
 let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', BASE_URL: 'https://id.example.test' });
+  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: '1', BASE_URL: 'https://id.example.test' });
   closed = await startService({
     SMTP_URL: smtp.url,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     PUBLIC_SIGNUP_ENABLED: 'false',
     PASSWORD_RESET_ENABLED: 'false',
   });

@@ -10,7 +10,7 @@ let svc: TestService;
 let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', BASE_URL: 'https://id.example.test' });
+  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: '1', BASE_URL: 'https://id.example.test' });
 });
 afterAll(async () => {
   await svc?.close();

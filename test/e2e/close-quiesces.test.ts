@@ -24,7 +24,7 @@ beforeAll(async () => {
   // Every connection of the instance (pool and LISTEN) carries this application_name on PostgreSQL.
   svc = await startService({
     SMTP_URL: smtp.url,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
     DATABASE_SCHEMA: schema,
     DATA_DIR: dataDir,
     PUBLIC_SIGNUP_ENABLED: 'true',
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     LOG_LEVEL: 'error',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };

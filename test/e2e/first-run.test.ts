@@ -29,7 +29,7 @@ function freshDataDir(): string {
 
 function envFor(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   // Sign-ups open and client addresses from X-Forwarded-For, so a stream of writes is not throttled per IP.
-  const base = { SVC_ENV: 'development', LOG_LEVEL: 'info', PUBLIC_SIGNUP_ENABLED: 'true', TRUST_PROXY: 'true' };
+  const base = { SVC_ENV: 'development', LOG_LEVEL: 'info', PUBLIC_SIGNUP_ENABLED: 'true', TRUST_PROXY: '1' };
   return { ...inherited, ...base, DATA_DIR: dataDir, ...extra };
 }
 

@@ -17,7 +17,7 @@ let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   svc = await startService(
-    { SMTP_URL: smtp.url, TRUST_PROXY: 'true', MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+    { SMTP_URL: smtp.url, TRUST_PROXY: '1', MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
     { baseUrlIsListenAddress: true },
   );
 });

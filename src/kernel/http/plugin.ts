@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailableReason } from '../db/unavailable.js';
 import { HttpError, OAuthError, ScimError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { registerTextRule } from './text-rule.js';
 
 export const BODY_LIMIT_BYTES = 1_000_000;
 
@@ -107,6 +108,7 @@ export function registerHttpKernel(app: FastifyInstance): void {
 
   drainHandlersOnClose(app);
   closeConnectionsOnClose(app);
+  registerTextRule(app);
 
   // An unknown path answers before its body is read: oversized or malformed bodies change nothing, so a
   // dormant surface (refused in onRequest too) is indistinguishable from a path that does not exist.

@@ -80,10 +80,16 @@ export function createAccountLinks(deps: {
       'If you did not create an account, ignore this message.',
     ].join('\n');
 
-  /** Both silent budgets, per address and per source IP; false once either is spent. */
+  /**
+   * Both silent budgets, per address and per source IP; false once either is spent. The address budget is the
+   * account's (keyed on its id, issue 17), or, for an address nobody registered, its normalized spelling: spent
+   * alike, so probing costs the same.
+   */
   async function mayMail(email: string, ip: string): Promise<boolean> {
+    const emailKey = emailKeyOf(email);
+    const user = await transactions.systemRead((q) => store.userByEmail(q, emailKey));
     const [byAddress, byIp] = await Promise.all([
-      limiter.consume(MAIL_PER_ADDRESS, emailKeyOf(email)),
+      limiter.consume(MAIL_PER_ADDRESS, user ? `account:${user.id}` : `unresolved:${emailKey}`),
       limiter.consume(MAIL_PER_IP, ip),
     ]);
     return byAddress.allowed && byIp.allowed;

@@ -63,10 +63,18 @@ export function createMagicLinkService(deps: {
   const { config, transactions, events, clock, limiter, mailer, settings, logger } = deps;
   deps.personalData.add(magicLinkPersonalData());
 
-  /** Both silent budgets; false once either is spent. Spent for unknown subjects too, so probing costs alike. */
+  /**
+   * Both silent budgets; false once either is spent. Spent for unknown subjects too, so probing costs alike. The
+   * per-address budget is keyed on the resolved organization and account (issue 17), or on the normalized
+   * spelling of a pair that resolves to nobody.
+   */
   async function mayIssue(emailKey: string, slug: string, ip: string): Promise<boolean> {
+    const subject = await transactions.systemRead((q) => signInSubject(q, { tenantSlug: slug, emailKey }));
     const [byAddress, byIp] = await Promise.all([
-      limiter.consume(MAGIC_LINK_PER_ADDRESS, `${slug}:${emailKey}`),
+      limiter.consume(
+        MAGIC_LINK_PER_ADDRESS,
+        subject ? `member:${subject.tenantId}:${subject.userId}` : `unresolved:${slug}:${emailKey}`,
+      ),
       limiter.consume(MAGIC_LINK_PER_IP, ip),
     ]);
     return byAddress.allowed && byIp.allowed;
