@@ -19,7 +19,7 @@ const GRANT_TYPE = 'client_credentials';
 /** `oauth.token_issued` for client_credentials: once per client, source address and clock hour. */
 const ISSUANCE_RECORDED: LimitPolicy = { name: 'oauth-cc-issuance-recorded', points: 1, durationSeconds: 3600 };
 
-interface ClientCredentialsContext extends GrantRequest {
+export interface ClientCredentialsContext extends GrantRequest {
   scopes: string[];
   /** The single RFC 8707 resource asked for, if any. */
   resource: string | undefined;
@@ -28,7 +28,7 @@ interface ClientCredentialsContext extends GrantRequest {
 const unauthorizedClient = (description: string) => new OAuthError('unauthorized_client', description);
 
 /** Part A 4.14: client_credentials is for confidential clients only (a public client cannot keep a secret). */
-const confidentialOnly: Check<ClientCredentialsContext> = {
+export const confidentialOnly: Check<ClientCredentialsContext> = {
   name: 'confidentialOnly',
   run({ client }) {
     if (client.clientType !== 'confidential') {
@@ -44,7 +44,7 @@ const confidentialOnly: Check<ClientCredentialsContext> = {
  * is refused (`invalid_scope`, section 5.2), since no token could carry anything it asked for. Space-separated
  * (section 3.3); a value repeated counts once, in the order asked.
  */
-const grantedScope: Check<ClientCredentialsContext> = {
+export const grantedScope: Check<ClientCredentialsContext> = {
   name: 'grantedScope',
   run(context) {
     const registered = context.client.scopes;
@@ -65,7 +65,7 @@ const grantedScope: Check<ClientCredentialsContext> = {
 };
 
 /** RFC 8707: one resource per request here; several are refused rather than merged into one audience. */
-const singleResource: Check<ClientCredentialsContext> = {
+export const singleResource: Check<ClientCredentialsContext> = {
   name: 'singleResource',
   run(context) {
     if (context.resources.length > 1) {
