@@ -72,7 +72,7 @@ async function startService() {
     PUBLIC_SIGNUP_ENABLED: 'true',
     LOG_LEVEL: 'warn',
     SECRET_KEY: secretKey,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
   };
   if (databaseUrl) {
     Object.assign(env, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });

@@ -101,7 +101,7 @@ async function startService() {
     SECRET_KEY: randomBytes(32).toString('hex'),
     // The one sign-up comes from a per-run address in 198.18.0.0/15 (RFC 2544, benchmarking) via
     // X-Forwarded-For, so repeated runs against one Redis do not exhaust the sign-ups-per-IP budget.
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     // DPoP proofs name the URL they are for (`htu`): the service compares it with BASE_URL + path.
     BASE_URL: `http://127.0.0.1:${port}`,
   };
