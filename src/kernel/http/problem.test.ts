@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from './errors.js';
 import { registerHttpKernel } from './plugin.js';
@@ -28,7 +28,7 @@ describe('the kernel error model', () => {
   it('serializes only the documented detail of an error body', async () => {
     app = Fastify({ schemaController });
     registerHttpKernel(app);
-    app.get('/conflict', { schema: { response: errors(409) } }, async (_request, reply) =>
+    app.get('/conflict', { schema: { response: errors(409) } }, async (_request: unknown, reply: FastifyReply) =>
       reply.code(409).send({ detail: 'Taken', secret: 'never on the wire' }),
     );
     const response = await app.inject({ method: 'GET', url: '/conflict' });

@@ -4,8 +4,8 @@ import { isUuid } from '../../kernel/ids.js';
 import { CONSENT_TYPE_PATTERN } from './consent.js';
 import { DATA_CLASSES, REQUEST_STATUSES, REQUEST_TYPES } from './schema.js';
 
-const Problem = Type.Object({ detail: Type.String() });
-export const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, Problem]));
+// The kernel's error body (`Problem`, registered by the HTTP kernel).
+export { errors } from '../../kernel/http/index.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
