@@ -91,10 +91,12 @@ const provider = new Provider(issuer, {
       useGrantedResource: () => false,
     },
   },
-  findAccount: (_ctx, sub) => ({
-    accountId: sub,
-    claims: () => ({ sub, email, email_verified: true }),
-  }),
+  // A real deployment reads the account from its store on every UserInfo and ID token: the Redis setup reads
+  // it from Redis (one GET), the in-memory one (client_credentials only, which reads no account) answers it.
+  findAccount: async (_ctx, sub) => {
+    const claims = redis ? await redis.accounts.find(sub) : { sub, email, email_verified: true };
+    return claims && { accountId: sub, claims: () => claims };
+  },
   interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
   renderError: (ctx, out) => {
     ctx.type = 'json';
@@ -115,6 +117,8 @@ async function interaction(req, res) {
     { mergeWithLastSubmission: false },
   );
 }
+
+if (redis) await redis.accounts.save(accountId, { sub: accountId, email, email_verified: true });
 
 const callback = provider.callback();
 const server = createServer((req, res) => {

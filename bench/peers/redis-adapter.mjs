@@ -101,5 +101,14 @@ export function redisAdapter(url, prefix) {
     } while (cursor !== '0');
   }
 
-  return { RedisAdapter, removeAll, quit: () => client.quit() };
+  /** The account store of the Redis setup: one JSON value per account (see findAccount in the server). */
+  const accounts = {
+    save: (sub, claims) => client.set(`account:${sub}`, JSON.stringify(claims)),
+    find: async (sub) => {
+      const data = await client.get(`account:${sub}`);
+      return data ? JSON.parse(data) : undefined;
+    },
+  };
+
+  return { RedisAdapter, accounts, removeAll, quit: () => client.quit() };
 }
