@@ -152,11 +152,11 @@ export async function exchangeLoad(flow, browsers, seconds) {
 
 /**
  * Refresh-token rotation: every connection carries its own chain and sends the token its previous answer
- * returned (see bench/run.mjs refreshLoad for why the chain lives in a closure). `body(token)` builds the
- * request body; `headers` are sent with each request.
+ * returned (see bench/run.mjs refreshLoad for why the chain lives in a closure). `chains` are `{ token }`
+ * objects, updated in place, so that a later load can go on with them; `body(token)` builds the request body.
  */
-export async function refreshChainLoad({ url, tokens, duration, body, headers }) {
-  const chains = tokens.map((token) => ({ token, ok: 0, failed: 0 }));
+export async function refreshChainLoad({ url, chains, duration, body, headers }) {
+  const failedBefore = chains.map((chain) => chain.failed ?? 0);
   let next = 0;
   const setupClient = (client) => {
     const chain = chains[next++];
@@ -171,10 +171,8 @@ export async function refreshChainLoad({ url, tokens, duration, body, headers })
         },
         onResponse(status, text, context) {
           const own = context.chain ?? chain;
-          if (status >= 200 && status < 300) {
-            own.token = JSON.parse(text).refresh_token;
-            own.ok++;
-          } else own.failed++;
+          if (status >= 200 && status < 300) own.token = JSON.parse(text).refresh_token;
+          else own.failed = (own.failed ?? 0) + 1;
         },
       },
     ]);
@@ -188,7 +186,8 @@ export async function refreshChainLoad({ url, tokens, duration, body, headers })
     body: '',
     setupClient,
   });
-  return { ...summarize(result), broken_chains: chains.filter((chain) => chain.failed > 0).length };
+  const broken = chains.filter((chain, i) => (chain.failed ?? 0) > failedBefore[i]).length;
+  return { ...summarize(result), broken_chains: broken };
 }
 
 /** GET `url` with one set of headers per connection (its own session or token). */

@@ -1,6 +1,6 @@
-// The three providers of bench/peers.mjs, each started in its own process, prepared over HTTP and loaded with
-// the same workloads (docs/benchmarks.md, "Against the peers"). Each returns its figures per workload and the
-// peak resident memory of its process.
+// The providers of bench/peers.mjs, each started in its own process and prepared over HTTP (docs/benchmarks.md,
+// "Against the peers"). Each answers `{ name, pid, setup, workloads, stop }`: `workloads.<name>(seconds,
+// warmup)` runs one load of that workload and resolves to its figures; bench/peers.mjs decides the order.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
@@ -88,47 +88,50 @@ async function grants(flow, browsers, count) {
 }
 
 /**
- * The OAuth workloads shared by the service and oidc-provider: client_credentials, the full code exchange,
- * refresh-token rotation (one chain per connection, a separate set for the warm-up) and UserInfo.
+ * The OAuth workloads shared by the service and oidc-provider: client_credentials, and with a code flow the full
+ * code exchange, refresh-token rotation (one chain per connection, a fresh set for every load) and UserInfo.
  */
-async function oauthWorkloads(context, pid, { name, tokenUrl, userinfoUrl, credentials, ccScope, flow, browsers }) {
-  const { settings, load } = context;
-  const c = settings.connections;
-  const tokens = await grants(flow, browsers, 3 * c);
-  const out = {};
-  const ccOptions = {
+async function oauthWorkloads(context, { name, tokenUrl, userinfoUrl, credentials, ccScope, flow, browsers }) {
+  const c = context.settings.connections;
+  const cc = {
     url: tokenUrl,
     method: 'POST',
     connections: c,
     headers: { ...FORM, authorization: credentials },
     body: `grant_type=client_credentials&scope=${encodeURIComponent(ccScope)}`,
   };
-  out.client_credentials = await load(`${name}: client_credentials`, pid, async (duration) =>
-    summarize(await cannon({ ...ccOptions, duration })),
-  );
+  const out = { client_credentials: async (duration) => summarize(await cannon({ ...cc, duration })) };
   if (!flow) return out;
-  out.code_exchange = await load(`${name}: code exchange (${browsers.length} browsers)`, pid, (duration) =>
-    exchangeLoad(flow, browsers, duration),
-  );
+  // A fresh set of refresh-token chains for every load of the workload (the warm-up and each segment): the
+  // answers to the requests in flight when a load stops are lost, so its chains cannot go on. Presenting one
+  // of those spent tokens again would revoke the grant (and, at oidc-provider, every token of the browser's
+  // one grant), which the loads must never do.
+  const sets = context.settings.rounds + 1;
+  const tokens = await grants(flow, browsers, (sets + 1) * c);
   const clientId = new URL(flow.authorizeUrl('x')).searchParams.get('client_id');
-  out.refresh = await load(`${name}: refresh-token rotation`, pid, (duration, warmup) =>
+  const chainSets = Array.from({ length: sets }, (_, i) =>
+    tokens.slice(i * c, (i + 1) * c).map((t) => ({ token: t.refresh_token })),
+  );
+  const bearer = tokens.slice(sets * c).map((t) => ({ authorization: `Bearer ${t.access_token}` }));
+  const probe = await fetch(userinfoUrl, { headers: bearer[0] });
+  if (probe.status !== 200) throw new Error(`${name} UserInfo answered ${probe.status}: ${await probe.text()}`);
+  out.code_exchange = (duration) => exchangeLoad(flow, browsers, duration);
+  let nextSet = 0;
+  out.refresh = (duration) =>
     refreshChainLoad({
       url: tokenUrl,
-      tokens: tokens.slice(warmup ? c : 0, warmup ? 2 * c : c).map((t) => t.refresh_token),
+      chains: chainSets[nextSet++],
       duration,
       headers: FORM,
       body: (token) =>
         new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token, client_id: clientId }).toString(),
-    }),
-  );
-  const bearer = tokens.slice(2 * c).map((t) => ({ authorization: `Bearer ${t.access_token}` }));
-  const probe = await fetch(userinfoUrl, { headers: bearer[0] });
-  if (probe.status !== 200) throw new Error(`${name} UserInfo answered ${probe.status}: ${await probe.text()}`);
-  out.userinfo = await load(`${name}: UserInfo`, pid, (duration) => perConnectionGet(userinfoUrl, bearer, c, duration));
+    });
+  out.userinfo = (duration) => perConnectionGet(userinfoUrl, bearer, c, duration);
   return out;
 }
 
-export async function benchService(context) {
+/** This service on PostgreSQL and Redis: every workload. */
+export async function prepareService(context) {
   const { settings, databaseUrl, redisUrl, runId } = context;
   const schema = `bench_peers_${runId}`;
   context.schemas.push(schema);
@@ -169,7 +172,7 @@ export async function benchService(context) {
     page,
   });
   const browsers = await signedInBrowsers(flow, base, settings.exchangeWorkers);
-  const out = await oauthWorkloads(context, pid, {
+  const workloads = await oauthWorkloads(context, {
     name: 'service',
     tokenUrl: `${base}/api/v1/oauth/token`,
     userinfoUrl: `${base}/api/v1/oauth/userinfo`,
@@ -178,13 +181,11 @@ export async function benchService(context) {
     flow,
     browsers,
   });
-
   const meTokens = (await logins(base, org.login, settings.connections)).map((pair) => ({
     authorization: `Bearer ${pair.access_token}`,
   }));
-  out.authenticated_read = await context.load('service: GET /api/v1/me', pid, (duration) =>
-    perConnectionGet(`${base}/api/v1/me`, meTokens, settings.connections, duration),
-  );
+  workloads.authenticated_read = (duration) =>
+    perConnectionGet(`${base}/api/v1/me`, meTokens, settings.connections, duration);
   const signIn = {
     url: `${base}/api/v1/auth/login`,
     method: 'POST',
@@ -192,17 +193,18 @@ export async function benchService(context) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(org.login),
   };
-  out.password_sign_in = await context.load('service: POST /api/v1/auth/login', pid, async (duration) =>
-    summarize(await cannon({ ...signIn, duration })),
-  );
-  out.peak_rss_mb = context.peakRss(pid);
-  out.setup = 'PostgreSQL (own schema) and Redis; public client with PKCE, confidential client (HTTP Basic)';
-  await stopChild(service.handle);
-  return out;
+  workloads.password_sign_in = async (duration) => summarize(await cannon({ ...signIn, duration }));
+  return {
+    name: 'service',
+    pid,
+    setup: 'PostgreSQL (own schema) and Redis; public client with PKCE, confidential client (HTTP Basic)',
+    workloads,
+    stop: () => stopChild(service.handle),
+  };
 }
 
 /** oidc-provider with `adapter` (redis or memory): client_credentials, and with Redis the code flow too. */
-export async function benchOidcProvider(context, adapter) {
+export async function prepareOidcProvider(context, adapter) {
   const { settings, redisUrl, runId } = context;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -231,7 +233,7 @@ export async function benchOidcProvider(context, adapter) {
       ? publicClientFlow({ base, authorizePath: '/auth', tokenPath: '/token', clientId: 'bench-public' })
       : undefined;
   const browsers = flow ? await signedInBrowsers(flow, base, settings.exchangeWorkers) : [];
-  const out = await oauthWorkloads(context, pid, {
+  const workloads = await oauthWorkloads(context, {
     name: `oidc-provider (${adapter})`,
     tokenUrl: `${base}/token`,
     userinfoUrl: `${base}/me`,
@@ -240,17 +242,20 @@ export async function benchOidcProvider(context, adapter) {
     flow,
     browsers,
   });
-  out.peak_rss_mb = context.peakRss(pid);
-  out.setup =
-    adapter === 'redis'
-      ? 'oidc-provider with a Redis adapter (bench/peers/redis-adapter.mjs), RS256, JWT access tokens for client_credentials'
-      : 'oidc-provider with its default in-memory adapter (client_credentials only)';
-  await stopChild(handle);
-  return out;
+  return {
+    name: `oidc_provider_${adapter}`,
+    pid,
+    setup:
+      adapter === 'redis'
+        ? 'oidc-provider with a Redis adapter (bench/peers/redis-adapter.mjs), RS256, JWT access tokens for client_credentials'
+        : 'oidc-provider with its default in-memory adapter (client_credentials only)',
+    workloads,
+    stop: () => stopChild(handle),
+  };
 }
 
 /** better-auth on PostgreSQL: its session read with the session cookie, and email-and-password sign-in. */
-export async function benchBetterAuth(context) {
+export async function prepareBetterAuth(context) {
   const { settings, databaseUrl, runId } = context;
   const schema = `bench_ba_${runId}`;
   context.schemas.push(schema);
@@ -292,10 +297,6 @@ export async function benchBetterAuth(context) {
   // get-session answers 200 with `null` for a bad cookie: check that the cookie reads a session before the load.
   const probe = await fetch(`${base}/api/auth/get-session`, { headers: cookies[0] }).then((r) => r.json());
   if (!probe?.session) throw new Error(`better-auth get-session read no session: ${JSON.stringify(probe)}`);
-  const out = {};
-  out.authenticated_read = await context.load('better-auth: GET /api/auth/get-session', pid, (duration) =>
-    perConnectionGet(`${base}/api/auth/get-session`, cookies, settings.connections, duration),
-  );
   const signIn = {
     url: `${base}/api/auth/sign-in/email`,
     method: 'POST',
@@ -303,13 +304,17 @@ export async function benchBetterAuth(context) {
     headers: { 'content-type': 'application/json', ...origin },
     body: JSON.stringify(credentials),
   };
-  out.password_sign_in = await context.load('better-auth: POST /api/auth/sign-in/email', pid, async (duration) =>
-    summarize(await cannon({ ...signIn, duration })),
-  );
-  out.peak_rss_mb = context.peakRss(pid);
-  out.setup =
-    'better-auth, PostgreSQL adapter (Kysely on a pg Pool of 20), email and password; passwords hashed with ' +
-    'argon2id m=19456 KiB, t=2, p=1 (@node-rs/argon2) through emailAndPassword.password.hash/verify; no cookie cache';
-  await stopChild(handle);
-  return out;
+  return {
+    name: 'better_auth',
+    pid,
+    setup:
+      'better-auth, PostgreSQL adapter (Kysely on a pg Pool of 20), email and password; passwords hashed with ' +
+      'argon2id m=19456 KiB, t=2, p=1 (@node-rs/argon2) through emailAndPassword.password.hash/verify; no cookie cache',
+    workloads: {
+      authenticated_read: (duration) =>
+        perConnectionGet(`${base}/api/auth/get-session`, cookies, settings.connections, duration),
+      password_sign_in: async (duration) => summarize(await cannon({ ...signIn, duration })),
+    },
+    stop: () => stopChild(handle),
+  };
 }

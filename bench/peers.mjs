@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The service side by side with the peers a user would pick instead (issue 28), in one run on one machine:
 // `npm run bench:peers` (builds first; installs bench/peers/ when missing). Each provider runs in its own
-// process, one at a time, loaded by the same autocannon (or the same fetch loop for the two-request code
-// exchange) with the same connections and duration:
+// process, loaded by the same autocannon (or the same fetch loop for the two-request code exchange) with the
+// same connections and duration. A workload's loads of the different providers run back to back, one at a
+// time, in BENCH_PEERS_ROUNDS segments each of alternating order (the speed of a shared VM drifts from one
+// minute to the next: loads minutes apart would compare the drift):
 // - this service on PostgreSQL and Redis;
 // - node-oidc-provider with a Redis adapter, and with its default in-memory adapter (bench/peers/);
 // - better-auth with its PostgreSQL adapter, email and password, argon2id with the service's parameters.
@@ -15,10 +17,19 @@ import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { ceilingsOnOneAndAllCores } from './ceilings.mjs';
-import { emitReport, measured, rssOf, versus } from './peer-loads.mjs';
-import { benchBetterAuth, benchOidcProvider, benchService, PEERS_DIR } from './peers-setups.mjs';
+import { emitReport, rssOf, versus } from './peer-loads.mjs';
+import { PEERS_DIR, prepareBetterAuth, prepareOidcProvider, prepareService } from './peers-setups.mjs';
 import { ROOT } from './service.mjs';
-import { log, ownerSql, positiveInteger, positiveNumber, round, stopAllChildren, waitQuiet } from './util.mjs';
+import {
+  cpuSample,
+  log,
+  ownerSql,
+  positiveInteger,
+  positiveNumber,
+  round,
+  stopAllChildren,
+  waitQuiet,
+} from './util.mjs';
 
 const settings = {
   duration: positiveNumber('BENCH_DURATION', 10),
@@ -28,6 +39,8 @@ const settings = {
   warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
   waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
+  /** Segments per provider and workload, in alternating order; each lasts BENCH_DURATION / rounds. */
+  rounds: positiveInteger('BENCH_PEERS_ROUNDS', 2),
 };
 const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -65,21 +78,83 @@ function installPeers() {
   if (run.status !== 0) throw new Error(`npm ci --prefix bench/peers failed (${run.status ?? run.error?.message})`);
 }
 
-const context = {
-  settings,
-  databaseUrl,
-  redisUrl,
-  runId,
-  schemas,
-  /** A measured load of `pid` (warm-up, CPU split, peak memory), after waiting for a quiet machine. */
-  load: (label, pid, run) => {
-    log(`${label}: ${settings.duration} s`);
-    const quiet = settings.waitQuiet > 0 ? () => waitQuiet(label, settings.waitQuiet, [pid]) : undefined;
-    return measured(pid, settings, run, quiet);
-  },
-  /** The process's peak resident memory since it started, read once its loads are done. */
-  peakRss: (pid) => rssOf(pid).peak,
-};
+const context = { settings, databaseUrl, redisUrl, runId, schemas };
+
+/** The mean of each numeric field of `samples` (the CPU split of a workload's segments). */
+function meanOf(samples) {
+  const fields = Object.keys(samples[0]).filter((field) => typeof samples[0][field] === 'number');
+  return Object.fromEntries(
+    fields.map((field) => [field, Math.round(samples.reduce((sum, s) => sum + s[field], 0) / samples.length)]),
+  );
+}
+
+/** One segment of a provider's load, with its CPU split and the process's highest resident memory. */
+async function segment(provider, workload, seconds) {
+  const cpu = cpuSample(provider.pid);
+  let peak = rssOf(provider.pid).now ?? 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssOf(provider.pid).now ?? 0);
+  }, 200);
+  try {
+    const figures = await provider.workloads[workload](seconds, false);
+    return { ...figures, peak_rss_mb: peak, cpu: cpu.end() };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A segmented workload's figures: requests over the whole time, the worst segment's latencies. */
+function combine(segments, seconds) {
+  const sum = (field) => segments.reduce((total, s) => total + (s[field] ?? 0), 0);
+  return {
+    rps: round(sum('requests') / seconds, 1),
+    p50_ms: Math.max(...segments.map((s) => s.p50_ms ?? 0)),
+    p99_ms: Math.max(...segments.map((s) => s.p99_ms ?? 0)),
+    non_2xx: sum('non_2xx'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    requests: sum('requests'),
+    ...(segments[0].broken_chains !== undefined
+      ? { broken_chains: Math.max(...segments.map((s) => s.broken_chains)) }
+      : {}),
+    ...(segments[0].workers !== undefined ? { workers: segments[0].workers } : {}),
+    segments_rps: segments.map((s) => s.rps),
+    peak_rss_mb: Math.max(...segments.map((s) => s.peak_rss_mb)),
+    cpu: meanOf(segments.map((s) => s.cpu)),
+  };
+}
+
+/**
+ * One workload on every provider that has it: each warms up, then BENCH_PEERS_ROUNDS rounds of one segment
+ * per provider, the order reversed every other round. Returns the figures per provider name.
+ */
+async function workload(name, providers) {
+  const ran = providers.filter((provider) => provider.workloads[name]);
+  const seconds = settings.duration / settings.rounds;
+  const foreignBefore =
+    settings.waitQuiet > 0
+      ? await waitQuiet(
+          name,
+          settings.waitQuiet,
+          ran.map((p) => p.pid),
+        )
+      : undefined;
+  if (settings.warmup > 0) for (const provider of ran) await provider.workloads[name](settings.warmup, true);
+  log(`${name}: ${ran.map((p) => p.name).join(', ')}; ${settings.rounds} rounds of ${seconds} s each`);
+  const segments = new Map(ran.map((provider) => [provider.name, []]));
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const provider of round % 2 === 0 ? ran : [...ran].reverse()) {
+      segments.get(provider.name).push(await segment(provider, name, seconds));
+    }
+  }
+  return Object.fromEntries(
+    ran.map((provider) => {
+      const figures = combine(segments.get(provider.name), settings.duration);
+      figures.cpu.foreign_before = foreignBefore;
+      return [provider.name, figures];
+    }),
+  );
+}
 
 async function cleanup() {
   await stopAllChildren();
@@ -165,10 +240,22 @@ async function main() {
   );
   let report;
   try {
-    const service = await benchService(context);
-    const oidcRedis = await benchOidcProvider(context, 'redis');
-    const oidcMemory = await benchOidcProvider(context, 'memory');
-    const betterAuth = await benchBetterAuth(context);
+    // All four are started and prepared first; then each workload runs on them back to back.
+    const providers = [
+      await prepareService(context),
+      await prepareOidcProvider(context, 'redis'),
+      await prepareOidcProvider(context, 'memory'),
+      await prepareBetterAuth(context),
+    ];
+    const peers = Object.fromEntries(providers.map((p) => [p.name, { setup: p.setup }]));
+    for (const name of WORKLOADS) {
+      for (const [provider, figures] of Object.entries(await workload(name, providers)))
+        peers[provider][name] = figures;
+    }
+    for (const provider of providers) {
+      peers[provider.name].peak_rss_mb = rssOf(provider.pid).peak;
+      await provider.stop();
+    }
     const quiet = async (label) => {
       if (settings.waitQuiet > 0) await waitQuiet(label, settings.waitQuiet);
       log(`raw ceiling: ${label} (${settings.ceilingSeconds} s)`);
@@ -180,11 +267,12 @@ async function main() {
       node: process.version,
       cpus: cpus().length,
       duration_s: settings.duration,
+      rounds: settings.rounds,
       connections: settings.connections,
       sign_in_connections: settings.loginConnections,
       exchange_workers: settings.exchangeWorkers,
-      peers: { service, oidc_provider_redis: oidcRedis, oidc_provider_memory: oidcMemory, better_auth: betterAuth },
-      targets: targets(service, oidcRedis, oidcMemory, betterAuth),
+      peers,
+      targets: targets(peers.service, peers.oidc_provider_redis, peers.oidc_provider_memory, peers.better_auth),
       ceilings,
     };
   } finally {

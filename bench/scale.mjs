@@ -80,12 +80,14 @@ async function measure({ service, org, basic }) {
   };
   const pairs = await logins(base, org.login, 3 * c);
   const out = {};
+  const chains = pairs.slice(c, 2 * c).map((pair) => ({ token: pair.refresh_token }));
+  const warmChains = pairs.slice(2 * c).map((pair) => ({ token: pair.refresh_token }));
   const bearer = pairs.slice(0, c).map((pair) => ({ authorization: `Bearer ${pair.access_token}` }));
   out.get_me = await load('GET /api/v1/me', (duration) => perConnectionGet(`${base}/api/v1/me`, bearer, c, duration));
   out.refresh = await load('POST /api/v1/auth/refresh', (duration, warmup) =>
     refreshChainLoad({
       url: `${base}/api/v1/auth/refresh`,
-      tokens: pairs.slice(warmup ? 2 * c : c, warmup ? 3 * c : 2 * c).map((pair) => pair.refresh_token),
+      chains: warmup ? warmChains : chains,
       duration,
       headers: { 'content-type': 'application/json' },
       body: (token) => JSON.stringify({ refresh_token: token }),
