@@ -355,3 +355,39 @@ describe('(c) within one organization, an admin’s provider asserts the owner�
     expect((await configureSaml(owner, fresh.body.access_token, { enabled: false })).status).toBe(200);
   });
 });
+
+describe('accounts an organization’s SCIM creates', () => {
+  it('are owned by it only on its verified domains: an address elsewhere stays reachable by its own domain’s SSO', async () => {
+    const domain = newDomain();
+    const a = await signUpAt(addressAt(newDomain(), 'owner-a'));
+    await verifyDomain(a.token, domain);
+    expect((await configureSaml(a, a.token)).status).toBe(201);
+    // B's SCIM client pushes an address on A's domain before its holder ever signed up (attack review).
+    const b = await signUpAt(addressAt(newDomain(), 'owner-b'));
+    await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${b.tenantId}`);
+    const minted = await request(api('/tenants/scim/token'), { method: 'POST', token: b.token });
+    expect(minted.status, minted.text).toBe(201);
+    const address = addressAt(domain, 'squatted');
+    const pushed = await request(api('/scim/v2/Users'), {
+      method: 'POST',
+      token: minted.body.token,
+      headers: { 'content-type': 'application/scim+json' },
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: address,
+        emails: [{ value: address, primary: true }],
+        active: true,
+      }),
+    });
+    expect(pushed.status, pushed.text).toBe(201);
+    const [account] = await rows<{ owner_tenant_id: string | null }>(
+      svc.deps.database.db,
+      sql`select owner_tenant_id from users where email_key = ${address.toLowerCase()}`,
+    );
+    expect(account?.owner_tenant_id).toBeNull();
+    // A answers for the domain: its provider reaches the account once the holder confirms, as for anyone's.
+    expectSsoFailure(await assertAs(a, address));
+    expect(await refusals(a.tenantId)).toEqual(['link_needs_confirmation']);
+    expect((await linkMail(address)).text).toContain('/sso/link?token=');
+  });
+});

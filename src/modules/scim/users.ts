@@ -255,8 +255,10 @@ export function createUserService(deps: ScimDeps) {
               ...profileOf(fields),
               emailVerified: false,
               profileSource: 'scim',
-              // Created by the organization's provider: owned by it (docs/decisions.md "SSO trust model").
-              ownerTenantId: tenantId,
+              // Created by the organization's provider: owned by it (docs/decisions.md "SSO trust model"), but
+              // only on a domain it verified; an address elsewhere is its mailbox holder's, and owning it would
+              // shut out the provider of the organization that does answer for that domain.
+              ownerTenantId: (await deps.members.domains.isVerifiedFor(tx, tenantId, address)) ? tenantId : null,
             });
           const membershipId = await provisionMembership(tx, tenantId, userId);
           await organizations.memberships.setProvisioned(
