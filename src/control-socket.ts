@@ -93,16 +93,23 @@ function answer(socket: Socket, handle: (command: ControlCommand) => Promise<Con
     try {
       command = JSON.parse(received.slice(0, end)) as ControlCommand;
     } catch {
+      command = undefined as unknown as ControlCommand;
+    }
+    // Valid JSON that is no command (`null`, a number) would throw in this data handler and end the server.
+    if (typeof command !== 'object' || command === null || typeof command.name !== 'string') {
       socket.end(`${JSON.stringify({ exitCode: 2, lines: ['control socket: malformed request'] })}\n`);
       return;
     }
-    handle(command).then(
-      (reply) => socket.end(`${JSON.stringify(reply)}\n`),
-      (error: unknown) =>
-        socket.end(
-          `${JSON.stringify({ exitCode: 1, lines: [error instanceof Error ? error.message : String(error)] })}\n`,
-        ),
-    );
+    // Through a promise: a handler that throws before its first await answers like one that rejects.
+    Promise.resolve(command)
+      .then(handle)
+      .then(
+        (reply) => socket.end(`${JSON.stringify(reply)}\n`),
+        (error: unknown) =>
+          socket.end(
+            `${JSON.stringify({ exitCode: 1, lines: [error instanceof Error ? error.message : String(error)] })}\n`,
+          ),
+      );
   });
 }
 
