@@ -391,3 +391,19 @@ describe('accounts an organization’s SCIM creates', () => {
     expect((await linkMail(address)).text).toContain('/sso/link?token=');
   });
 });
+
+describe('what the provider asserts is judged at every sign-in (attack review)', () => {
+  it('finds the same account for the address in another case, and refuses it once the domain is unverified', async () => {
+    const domain = newDomain();
+    const b = await signUpAt(addressAt(newDomain(), 'owner-b'));
+    const domainId = await verifyDomain(b.token, domain);
+    expect((await configureSaml(b, b.token)).status).toBe(201);
+    const address = addressAt(domain, 'linked');
+    const first = await ssoSignIn(b, address);
+    const shouted = await ssoSignIn(b, address.toUpperCase());
+    expect(shouted.me.user_id).toBe(first.me.user_id);
+    expect((await request(api(`/members/domains/${domainId}`), { method: 'DELETE', token: b.token })).status).toBe(204);
+    expectSsoFailure(await assertAs(b, address));
+    expect(await refusals(b.tenantId)).toEqual(['domain_not_verified']);
+  });
+});
