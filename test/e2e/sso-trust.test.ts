@@ -390,6 +390,46 @@ describe('accounts an organization’s SCIM creates', () => {
     expect(await refusals(a.tenantId)).toEqual(['link_needs_confirmation']);
     expect((await linkMail(address)).text).toContain('/sso/link?token=');
   });
+
+  it('stop being owned by it when SCIM moves their address off its verified domains', async () => {
+    const domain = newDomain();
+    const a = await signUpAt(addressAt(newDomain(), 'owner-a'));
+    await verifyDomain(a.token, domain);
+    expect((await configureSaml(a, a.token)).status).toBe(201);
+    const b = await signUpAt(addressAt(newDomain(), 'owner-b'));
+    const bDomain = newDomain();
+    await verifyDomain(b.token, bDomain);
+    await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${b.tenantId}`);
+    const minted = await request(api('/tenants/scim/token'), { method: 'POST', token: b.token });
+    const scimCall = (method: string, path: string, body: unknown) =>
+      request(api(`/scim/v2/Users${path}`), {
+        method,
+        token: minted.body.token,
+        headers: { 'content-type': 'application/scim+json' },
+        body: JSON.stringify(body),
+      });
+    const own = addressAt(bDomain, 'managed');
+    const pushed = await scimCall('POST', '', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: own,
+      emails: [{ value: own, primary: true }],
+    });
+    expect(pushed.status, pushed.text).toBe(201);
+    // Then B's SCIM client renames the account it owns to an address on A's domain.
+    const address = addressAt(domain, 'renamed');
+    const renamed = await scimCall('PATCH', `/${pushed.body.id}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', value: { userName: address, emails: [{ value: address, primary: true }] } }],
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    const [account] = await rows<{ owner_tenant_id: string | null }>(
+      svc.deps.database.db,
+      sql`select owner_tenant_id from users where email_key = ${address.toLowerCase()}`,
+    );
+    expect(account?.owner_tenant_id).toBeNull();
+    expectSsoFailure(await assertAs(a, address));
+    expect(await refusals(a.tenantId)).toEqual(['link_needs_confirmation']);
+  });
 });
 
 describe('what the provider asserts is judged at every sign-in (attack review)', () => {

@@ -151,6 +151,10 @@ export function createUserService(deps: ScimDeps) {
         const holder = await accounts.provisioning.accountByEmailKey(tx, emailKey);
         if (holder && holder.id !== row.userId) throw uniqueness(NOT_AVAILABLE);
         Object.assign(set, { email: address, emailKey });
+        // Owned only on a domain the organization verified, as at creation (docs/decisions.md "SSO trust model").
+        if (account.ownerTenantId && !(await deps.members.domains.isVerifiedFor(tx, tenantId, address))) {
+          Object.assign(set, { ownerTenantId: null });
+        }
       }
       if (changed.includes('name') || changed.includes('displayName')) Object.assign(set, profileOf(fields));
       if (Object.keys(set).length > 0) await accounts.provisioning.updateAccount(tx, row.userId, set, now);
