@@ -1,5 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -312,6 +322,21 @@ describe.runIf(!process.env.DATABASE_URL)('first run on the embedded database', 
     },
     STARTS_SERVERS,
   );
+
+  it('refuses a data directory whose control socket path no Unix socket can hold (attack review)', async () => {
+    // Longer than sun_path from here and as an absolute path: the kernel would truncate it, binding (or, for the
+    // CLI, connecting to) a socket in a parent directory.
+    const parent = freshDataDir();
+    const dir = join(parent, 'd'.repeat(110));
+    mkdirSync(dir, { mode: 0o700 });
+    const refused = await startServer(dir);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output().trim()).toMatch(
+      new RegExp(`^svc: DATA_DIR ${dir}: its control socket path .* choose a shorter DATA_DIR$`),
+    );
+    expect(readdirSync(parent)).toEqual(['d'.repeat(110)]);
+    expect(existsSync(join(dir, 'pgdata'))).toBe(false);
+  }, 60_000);
 });
 
 /** One request line to a Unix socket; resolves with whatever came back before it closed. */
