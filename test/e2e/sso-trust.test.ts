@@ -442,6 +442,9 @@ describe('what the provider asserts is judged at every sign-in (attack review)',
     const first = await ssoSignIn(b, address);
     const shouted = await ssoSignIn(b, address.toUpperCase());
     expect(shouted.me.user_id).toBe(first.me.user_id);
+    // The domain's root form (a trailing dot) is the same address, not a look-alike account of its own.
+    const rooted = await ssoSignIn(b, `${address}.`);
+    expect(rooted.me.user_id).toBe(first.me.user_id);
     expect((await request(api(`/members/domains/${domainId}`), { method: 'DELETE', token: b.token })).status).toBe(204);
     expectSsoFailure(await assertAs(b, address));
     expect(await refusals(b.tenantId)).toEqual(['domain_not_verified']);

@@ -1,5 +1,6 @@
 export { deliverPair, deliverSignIn, noStore } from './cookie.js';
 export { errors, MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
+export { emailKeyOf, slugKeyOf } from './identifiers.js';
 export { OWN_FACTOR_REQUIRED, requireOwnFactorSession } from './own-factor-session.js';
 export { assertStrongPassword, passwordWeakness } from './password-policy.js';
 export { accountKeptElsewhere } from './personal-data.js';
