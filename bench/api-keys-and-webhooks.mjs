@@ -18,12 +18,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   baseEnv,
+  commonSettings,
   freePort,
   log,
   measuredBearerGet,
   pool,
   positiveInteger,
-  positiveNumber,
   postJson,
   round,
   ownerSql as runOwnerSql,
@@ -39,10 +39,7 @@ const TESTDATA = join(ROOT, 'src', 'kernel', 'net', 'testdata');
 const RECEIVER_HOST = 'secure.example.test'; // the only name the test certificate is valid for
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
+  ...commonSettings(),
   webhookEvents: positiveInteger('BENCH_WEBHOOK_EVENTS', 1000),
 };
 const TARGET_RATIO = 0.8;

@@ -29,6 +29,7 @@ import {
 import { allowanceSql, hostedPages, registerClient, signUpOrganization, startService } from './service.mjs';
 import {
   cannon,
+  commonSettings,
   log,
   measuredLoad,
   positiveInteger,
@@ -43,12 +44,9 @@ import {
 } from './util.mjs';
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   exchangeWorkers: positiveInteger('BENCH_EXCHANGE_WORKERS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
 };
 const TARGET = 0.6;
 

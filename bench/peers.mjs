@@ -21,6 +21,7 @@ import { emitReport, rssOf, sampledLoad, versus } from './peer-loads.mjs';
 import { PEERS_DIR, prepareBetterAuth, prepareOidcProvider, prepareService } from './peers-setups.mjs';
 import { ROOT } from './service.mjs';
 import {
+  commonSettings,
   log,
   meanOf,
   ownerSql,
@@ -33,13 +34,10 @@ import {
 } from './util.mjs';
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
   exchangeWorkers: positiveInteger('BENCH_EXCHANGE_WORKERS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
   /** Segments per provider and workload, in alternating order; each lasts BENCH_DURATION / rounds. */
   rounds: positiveInteger('BENCH_PEERS_ROUNDS', 2),
 };

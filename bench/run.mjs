@@ -19,6 +19,7 @@ import {
   baseEnv,
   bearerPerConnection,
   cannon,
+  commonSettings,
   cpuSample,
   dpopClientKey,
   freePort,
@@ -42,12 +43,9 @@ import {
 } from './util.mjs';
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
   /** Algorithms of the clients' DPoP keys, one GET /me load each (docs/benchmarks.md). */
   /** The DPoP comparison: pairs of bearer and DPoP loads, each this many seconds (docs/benchmarks.md). */
   dpopPairs: positiveInteger('BENCH_DPOP_PAIRS', 5),
@@ -57,14 +55,6 @@ const settings = {
     .map((alg) => alg.trim())
     .filter(Boolean),
 };
-for (const [name, value] of [
-  ['BENCH_WARMUP', settings.warmup],
-  ['BENCH_WAIT_QUIET', settings.waitQuiet],
-]) {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new Error(`${name}: expected a number of seconds >= 0, got "${process.env[name]}"`);
-  }
-}
 
 /** Before each measurement: wait (BENCH_WAIT_QUIET s at most) until other processes leave the CPUs alone. */
 const quiet = (label, pid) => quietBefore(settings, label, [pid]);

@@ -31,10 +31,10 @@ import {
 } from './service.mjs';
 import {
   cannon,
+  commonSettings,
   log,
   ownerSql,
   positiveInteger,
-  positiveNumber,
   quietBefore,
   round,
   runBench,
@@ -44,11 +44,8 @@ import {
 } from './util.mjs';
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
   /** Account counts measured, smallest first; BENCH_SCALE_MAX replaces the largest (a shorter smoke run). */
   sizes: (process.env.BENCH_SCALE_SIZES ?? '10000,1000000').split(',').map(Number),
 };

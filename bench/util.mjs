@@ -42,6 +42,28 @@ export function freePort() {
   });
 }
 
+/**
+ * The knobs every bench script reads (docs/benchmarks.md): BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WARMUP and
+ * BENCH_WAIT_QUIET (seconds, 0 to skip). A script adds its own to these.
+ */
+export function commonSettings() {
+  const settings = {
+    duration: positiveNumber('BENCH_DURATION', 10),
+    connections: positiveInteger('BENCH_CONNECTIONS', 20),
+    warmup: Number(process.env.BENCH_WARMUP ?? 2),
+    waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
+  };
+  for (const [name, value] of [
+    ['BENCH_WARMUP', settings.warmup],
+    ['BENCH_WAIT_QUIET', settings.waitQuiet],
+  ]) {
+    if (!Number.isFinite(value) || value < 0) {
+      throw new Error(`${name}: expected a number of seconds >= 0, got "${process.env[name]}"`);
+    }
+  }
+  return settings;
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every child started here, so that any exit path can kill what is still running. */
