@@ -287,6 +287,15 @@ async function benchService() {
   const data = await prepare(base);
   const pid = server.child.pid;
   const endpoints = {};
+  /** A measured load of the service: `route` names it, `connections` is what `run` opens. */
+  const measure = (route, connections, run, chains = '') =>
+    measuredLoad(
+      pid,
+      settings,
+      run,
+      () => quiet(route, pid),
+      `${route}: ${connections} connections${chains} for ${settings.duration} s`,
+    );
 
   endpoints.get_me = await loadGet('GET /api/v1/me', `${base}/api/v1/me`, data.meTokens, pid);
   for (const alg of settings.dpopAlgs) {
@@ -305,26 +314,15 @@ async function benchService() {
       rotations: refresh.rotations,
     };
   };
-  endpoints.refresh = await measuredLoad(
-    pid,
-    settings,
-    refreshRun,
-    () => quiet('POST /api/v1/auth/refresh', pid),
-    `POST /api/v1/auth/refresh: ${settings.connections} connections (one refresh-token chain each) for ${settings.duration} s`,
-  );
+  const chains = ' (one refresh-token chain each)';
+  endpoints.refresh = await measure('POST /api/v1/auth/refresh', settings.connections, refreshRun, chains);
 
   const loginOptions = signInLoadOptions(base, data.login, settings.loginConnections);
   const loginRun = async (duration) => ({
     ...summarize(await cannon({ ...loginOptions, duration })),
     connections: settings.loginConnections,
   });
-  endpoints.login = await measuredLoad(
-    pid,
-    settings,
-    loginRun,
-    () => quiet('POST /api/v1/auth/login', pid),
-    `POST /api/v1/auth/login: ${settings.loginConnections} connections for ${settings.duration} s`,
-  );
+  endpoints.login = await measure('POST /api/v1/auth/login', settings.loginConnections, loginRun);
 
   log('stopping the service');
   await stopChild(server);
