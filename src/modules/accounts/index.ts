@@ -1,5 +1,6 @@
 export { deliverPair, deliverSignIn, noStore } from './cookie.js';
 export { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
+export { emailKeyOf, slugKeyOf } from './identifiers.js';
 export {
   accountLabel,
   claimsSubject,
