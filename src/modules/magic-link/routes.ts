@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DpopVerifier } from '../../kernel/auth/index.js';
-import { deliverSignIn, errors, SignInResultSchema, signInContext } from '../accounts/index.js';
+import { errors, SignInResultSchema } from '../accounts/index.js';
+import { deliverSignIn, signInContext } from '../sign-in/index.js';
 import type { MagicLinkService } from './service.js';
 
 const RequestBody = Type.Object({

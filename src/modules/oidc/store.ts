@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
-import { sessions, users } from '../accounts/schema.js';
+import { users } from '../accounts/schema.js';
 import { operatorSettings } from '../operator-settings/index.js';
 import { tenants } from '../organizations/schema.js';
 import { oauthAuthorizationCodes, oauthClients, oauthConsents, oauthResources } from './schema.js';
@@ -299,27 +299,61 @@ export async function claimBackchannelLogouts(q: Queryable, limit: number) {
   );
 }
 
-/** Ends every live grant session of a person for one client (consent revoked, Part A 4.14). */
-export async function revokeGrantSessions(
-  q: Queryable,
-  tenantId: string,
-  userId: string,
-  clientId: string,
-  now: Date,
-): Promise<number> {
-  const ended = await q
-    .update(sessions)
-    .set({ revokedAt: now, revokedReason: 'consent_revoked' })
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        eq(sessions.clientId, clientId),
-        isNull(sessions.revokedAt),
-      ),
-    )
-    .returning({ id: sessions.id });
-  return ended.length;
+/** A grant session whose client may be told by back-channel logout that it ended. */
+export interface EndedGrant {
+  tenantId: string;
+  clientId: string;
+  userId: string;
+  /** The provider session the client knows: the grant's parent (its ID tokens' `sid`), else the grant itself. */
+  sid: string;
+}
+
+/**
+ * Queues one back-channel logout per client with a back-channel URI and provider session (Part A 4.14); the
+ * unique index drops repeats. The worker (src/workers.ts `oidc-backchannel-logout`) sends them.
+ */
+export async function queueBackchannelLogouts(q: Queryable, grants: readonly EndedGrant[], now: Date, ids: string[]) {
+  if (grants.length === 0) return;
+  const values = sql.join(
+    grants.map(
+      (grant, index) =>
+        sql`(${ids[index]}::uuid, ${grant.tenantId}::uuid, ${grant.clientId}, ${grant.userId}::uuid, ${grant.sid}::uuid)`,
+    ),
+    sql`, `,
+  );
+  await q.execute(sql`
+    insert into oidc_backchannel_logouts (id, tenant_id, client_id, user_id, sid, created_at)
+      select v.id, v.tenant_id, v.client_id, v.user_id, v.sid, ${now}
+      from (values ${values}) as v(id, tenant_id, client_id, user_id, sid)
+      join oauth_clients c on c.tenant_id = v.tenant_id and c.client_id = v.client_id
+      where c.backchannel_logout_uri is not null
+    on conflict do nothing`);
+}
+
+/**
+ * The grant sessions of a member in one organization that were live until their membership ended: not revoked
+ * and minted under the account's current epoch.
+ */
+export async function grantsOfMember(q: Queryable, tenantId: string, userId: string): Promise<EndedGrant[]> {
+  const found = await rows<{ tenant_id: string; client_id: string; user_id: string; sid: string }>(
+    q,
+    sql`select s.tenant_id, s.client_id, s.user_id, coalesce(s.parent_session_id, s.id) as sid
+        from sessions s join users u on u.id = s.user_id
+        where s.tenant_id = ${tenantId} and s.user_id = ${userId} and s.client_id is not null
+          and s.revoked_at is null and s.epoch = u.token_epoch`,
+  );
+  return found.map((row) => ({ tenantId: row.tenant_id, clientId: row.client_id, userId: row.user_id, sid: row.sid }));
+}
+
+/**
+ * Queues the back-channel logouts of an account's grants in every organization, minted under `previousEpoch`.
+ * Row-level security hides other organizations from the caller's transaction, so a SECURITY DEFINER function
+ * (migration 0020) does it: the one cross-organization write of the cascade.
+ */
+export async function queueAccountBackchannelLogouts(q: Queryable, userId: string, previousEpoch: number, now: Date) {
+  await q.execute(
+    sql`select svc_oidc_queue_account_logouts(${userId}::uuid, ${previousEpoch}::integer, ${now}::timestamptz)`,
+  );
 }
 
 /** What UserInfo and the ID token say about a person (Part A 2.9, 2.10). */

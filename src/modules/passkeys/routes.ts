@@ -2,7 +2,8 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
-import { deliverSignIn, errors, SignInResultSchema, signInContext } from '../accounts/index.js';
+import { errors, SignInResultSchema } from '../accounts/index.js';
+import { deliverSignIn, signInContext } from '../sign-in/index.js';
 import {
   CreationOptionsSchema,
   PasskeySummarySchema,

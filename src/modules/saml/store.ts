@@ -152,7 +152,7 @@ export async function signedInWithSessionIndex(
 }
 
 /**
- * The person's live first-party sessions signed in through SSO (grants end with them, migration 0013): the ones an
+ * The person's live first-party sessions signed in through SSO (grants end with them: the revocation cascade): the ones an
  * identity provider's logout ends. Sessions begun another way (password, passkey…) are not the provider's to end.
  */
 export async function liveSsoSessionsOf(q: Queryable, tenantId: string, userId: string, now: Date): Promise<string[]> {

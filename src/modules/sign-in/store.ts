@@ -1,16 +1,7 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { preparedRows, type Queryable, rows } from '../../kernel/db/index.js';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { preparedRows, type Queryable } from '../../kernel/db/index.js';
+import { refreshTokens, sessions, users } from '../accounts/schema.js';
 import { memberships, tenants } from '../organizations/index.js';
-import { accountTokens, refreshTokens, sessions, users } from './schema.js';
-
-export async function insertUser(q: Queryable, row: typeof users.$inferInsert): Promise<void> {
-  await q.insert(users).values(row);
-}
-
-export async function userByEmail(q: Queryable, emailKey: string): Promise<typeof users.$inferSelect | undefined> {
-  const [row] = await q.select().from(users).where(eq(users.emailKey, emailKey));
-  return row;
-}
 
 export async function insertSession(q: Queryable, row: typeof sessions.$inferInsert): Promise<void> {
   await q.insert(sessions).values(row);
@@ -126,30 +117,101 @@ export async function sessionState(q: Queryable, tenantId: string, sessionId: st
 
 export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionState>>>;
 
-/** Ends a live session; answers whether it was live (a second call changes nothing). */
-export async function revokeSession(q: Queryable, sessionId: string, now: Date, reason: string): Promise<boolean> {
-  const ended = await q
+/** What the revocation cascade learns about each session a statement ended. */
+const ended = {
+  tenantId: sessions.tenantId,
+  sessionId: sessions.id,
+  userId: sessions.userId,
+  clientId: sessions.clientId,
+  parentSessionId: sessions.parentSessionId,
+  reason: sql<string>`${sessions.revokedReason}`,
+};
+
+export type EndedSessionRow = {
+  tenantId: string;
+  sessionId: string;
+  userId: string;
+  clientId: string | null;
+  parentSessionId: string | null;
+  reason: string;
+};
+
+/** Ends a live session; answers it when it was live (a second call ends nothing). */
+export async function revokeSession(q: Queryable, sessionId: string, now: Date, reason: string) {
+  return q
     .update(sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
-  return ended.length > 0;
+    .returning(ended);
 }
 
-/** Ends every live session of a user in one organization; answers how many were live. */
-export async function revokeSessionsOfUser(
-  q: Queryable,
-  tenantId: string,
-  userId: string,
-  now: Date,
-  reason: string,
-): Promise<number> {
-  const ended = await q
+/** Ends every live session of a user in one organization; answers those that were live. */
+export async function revokeSessionsOfUser(q: Queryable, tenantId: string, userId: string, now: Date, reason: string) {
+  return q
     .update(sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
-  return ended.length;
+    .returning(ended);
+}
+
+/** Ends one live session of the user; nothing when it is not theirs, unknown or already dead. */
+export async function revokeOwnSession(
+  q: Queryable,
+  input: { tenantId: string; userId: string; sessionId: string; now: Date; reason: string },
+) {
+  return q
+    .update(sessions)
+    .set({ revokedAt: input.now, revokedReason: input.reason })
+    .where(
+      and(
+        eq(sessions.tenantId, input.tenantId),
+        eq(sessions.id, input.sessionId),
+        eq(sessions.userId, input.userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, input.now),
+        sql`${sessions.epoch} = (select u.token_epoch from users u where u.id = ${input.userId})`,
+      ),
+    )
+    .returning(ended);
+}
+
+/** Ends every live grant session of a person for one OAuth client (consent revoked, Part A 4.14). */
+export async function revokeGrantSessionsOfClient(
+  q: Queryable,
+  input: { tenantId: string; userId: string; clientId: string; now: Date; reason: string },
+) {
+  return q
+    .update(sessions)
+    .set({ revokedAt: input.now, revokedReason: input.reason })
+    .where(
+      and(
+        eq(sessions.tenantId, input.tenantId),
+        eq(sessions.userId, input.userId),
+        eq(sessions.clientId, input.clientId),
+        isNull(sessions.revokedAt),
+      ),
+    )
+    .returning(ended);
+}
+
+/**
+ * Ends the live OAuth grant sessions made from the given browser sessions at the provider, with their parent's
+ * time and reason (the grant's `sid` is its parent: Part A 4.14).
+ */
+export async function revokeGrantSessionsMadeFrom(q: Queryable, parents: readonly EndedSessionRow[], now: Date) {
+  const made: EndedSessionRow[] = [];
+  // One statement per reason (parents ended by one statement share theirs).
+  for (const reason of new Set(parents.map((parent) => parent.reason))) {
+    const ids = parents.filter((parent) => parent.reason === reason).map((parent) => parent.sessionId);
+    made.push(
+      ...(await q
+        .update(sessions)
+        .set({ revokedAt: now, revokedReason: reason })
+        .where(and(inArray(sessions.parentSessionId, ids), isNull(sessions.revokedAt)))
+        .returning(ended)),
+    );
+  }
+  return made;
 }
 
 /**
@@ -218,11 +280,6 @@ export async function rotateRefreshToken(
   return row;
 }
 
-export async function userById(q: Queryable, userId: string): Promise<typeof users.$inferSelect | undefined> {
-  const [row] = await q.select().from(users).where(eq(users.id, userId));
-  return row;
-}
-
 /** Every session of a user in one organization, newest first (live and ended). */
 /** When and how a session signed in (for step-up checks before sensitive changes). */
 export async function sessionAuthentication(q: Queryable, tenantId: string, sessionId: string) {
@@ -244,42 +301,4 @@ export async function sessionsOfUser(q: Queryable, tenantId: string, userId: str
 /** Deletes a user's sessions in one organization (their refresh tokens go with them by cascade). */
 export async function deleteSessionsOfUser(q: Queryable, tenantId: string, userId: string): Promise<void> {
   await q.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)));
-}
-
-/**
- * Memberships of the account in other organizations that are not removed. Row-level security hides other
- * organizations' rows from a tenant transaction, so this asks a SECURITY DEFINER function (migration 0003)
- * that answers only the count.
- */
-export async function membershipsElsewhere(q: Queryable, userId: string, tenantId: string): Promise<number> {
-  const [row] = await rows<{ n: number | string }>(
-    q,
-    sql`select svc_memberships_elsewhere(${userId}::uuid, ${tenantId}::uuid) as n`,
-  );
-  return Number(row?.n ?? 0);
-}
-
-/**
- * Erasure of the account itself: the address becomes a unique non-routable placeholder, names, picture and
- * password go, the account is disabled and its epoch bumped (every token anywhere dies).
- */
-export async function scrubUser(q: Queryable, userId: string, now: Date): Promise<void> {
-  const placeholder = `erased-${userId}@erased.invalid`;
-  await q
-    .update(users)
-    .set({
-      email: placeholder,
-      emailKey: placeholder,
-      emailVerified: false,
-      passwordHash: null,
-      name: null,
-      givenName: null,
-      familyName: null,
-      picture: null,
-      status: 'disabled',
-      tokenEpoch: sql`${users.tokenEpoch} + 1`,
-      updatedAt: now,
-    })
-    .where(eq(users.id, userId));
-  await q.delete(accountTokens).where(eq(accountTokens.userId, userId));
 }

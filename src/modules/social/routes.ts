@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
-import { deliverSignIn, errors, noStore, SignInResultSchema, signInContext } from '../accounts/index.js';
+import { errors, SignInResultSchema } from '../accounts/index.js';
+import { deliverSignIn, noStore, signInContext } from '../sign-in/index.js';
 import { createBrowserBinding } from '../sso/index.js';
 import type { SocialIdentities } from './identities.js';
 import type { SocialSignIn } from './sign-in.js';

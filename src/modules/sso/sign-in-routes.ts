@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DpopVerifier } from '../../kernel/auth/index.js';
-import type { RequestContext, SignInResult } from '../accounts/index.js';
-import { deliverSignIn, errors, noStore, SignInResultSchema, signInContext } from '../accounts/index.js';
+import { errors, SignInResultSchema } from '../accounts/index.js';
+import type { RequestContext, SignInResult } from '../sign-in/index.js';
+import { deliverSignIn, noStore, signInContext } from '../sign-in/index.js';
 import type { BackchannelLogout } from './backchannel-logout.js';
 import { createBrowserBinding } from './browser-binding.js';
 import type { OidcSignIn, SamlSignIn } from './oidc-sign-in.js';

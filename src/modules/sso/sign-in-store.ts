@@ -136,7 +136,7 @@ export async function deleteOfUser(q: Queryable, tenantId: string, userId: strin
 const signedInWithSso = sql`${sessions.amr} @> '["sso"]'::jsonb`;
 
 /**
- * Live first-party sessions (grants end with them, migration 0013) to end: the SSO sessions of some people (an
+ * Live first-party sessions (grants end with them: the revocation cascade) to end: the SSO sessions of some people (an
  * identity provider signed them out), or every session not signed in through SSO of the members who are not
  * owners (SSO just became required). Read here, ended through the session service.
  */
