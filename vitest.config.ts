@@ -9,7 +9,9 @@ export default defineConfig({
     isolate: false,
     maxWorkers: 2,
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A service starts in well under 10 s on an idle machine; the margin is for a loaded one (2 cores, files that
+    // start several nodes or processes), where a slow start must not read as a failure.
+    hookTimeout: 120_000,
     globalSetup: ['test/support/global-setup.ts'],
   },
 });

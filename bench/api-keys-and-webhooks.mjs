@@ -82,7 +82,7 @@ function serviceEnv(port, receiverPort) {
     PUBLIC_SIGNUP_ENABLED: 'true',
     LOG_LEVEL: 'warn',
     SECRET_KEY: secretKey,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     EGRESS_TEST_ROUTES: `${RECEIVER_HOST}=127.0.0.1:${receiverPort}`,
     EGRESS_TEST_CA_FILE: join(TESTDATA, 'ca.pem'),
   };

@@ -3,7 +3,7 @@
 // bench/oauth.mjs`. Prints ONE JSON document on stdout; progress goes to stderr.
 //
 // 1. client_credentials grants per second (HTTP Basic, form body) against the raw RS256 signing ceiling of the
-//    same run (target: at least 60% of it). Every grant authenticates the client (SHA-256 secret check), spends
+//    same run on all cores (target: at least 60% of it; the ratio to the one-core ceiling is reported too). Every grant authenticates the client (SHA-256 secret check), spends
 //    the failure and allowance budgets, signs one access token and writes its event.
 // 2. The full authorization-code exchange per second: /authorize with a signed-in browser session and a
 //    standing consent (a code, no page), then POST /token with PKCE: a grant session, refresh token, access
@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rs256SignRate } from './ceilings.mjs';
+import { allCoresRate, rs256SignRate } from './ceilings.mjs';
 import {
   baseEnv,
   cannon,
@@ -72,7 +72,7 @@ async function startService() {
     PUBLIC_SIGNUP_ENABLED: 'true',
     LOG_LEVEL: 'warn',
     SECRET_KEY: secretKey,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
   };
   if (databaseUrl) {
     Object.assign(env, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });
@@ -253,8 +253,9 @@ async function main() {
   const pid = service.handle.child.pid;
   const basic = `Basic ${Buffer.from(`${data.client.client_id}:${data.client.client_secret}`).toString('base64')}`;
 
-  log(`raw RS256 signing ceiling: ${settings.ceilingSeconds} s`);
-  const ceiling = await rs256SignRate(settings.ceilingSeconds);
+  log(`raw RS256 signing ceiling, one core then all cores: ${settings.ceilingSeconds} s each`);
+  const oneCore = await rs256SignRate(settings.ceilingSeconds);
+  const ceiling = await allCoresRate('rs256_sign', settings.ceilingSeconds);
 
   const options = {
     url: `${base}/api/v1/oauth/token`,
@@ -281,16 +282,26 @@ async function main() {
   await stopChild(service.handle);
 
   const ratio = ceiling.per_s > 0 ? round(grants.rps / ceiling.per_s, 3) : null;
+  const oneCoreRatio = oneCore.per_s > 0 ? round(grants.rps / oneCore.per_s, 3) : null;
   const report = {
     database: databaseUrl ? 'postgresql' : 'pglite',
     redis: Boolean(redisUrl),
     node: process.version,
     cpus: cpus().length,
     duration_s: settings.duration,
-    ceilings: { rs256_sign: { per_s: round(ceiling.per_s, 1), operations: ceiling.operations } },
+    ceilings: {
+      rs256_sign: { per_s: round(oneCore.per_s, 1), operations: oneCore.operations },
+      rs256_sign_all_cores: {
+        per_s: round(ceiling.per_s, 1),
+        operations: ceiling.operations,
+        threads: ceiling.threads,
+      },
+    },
     client_credentials: {
       ...grants,
+      // The target is judged against the ceiling on all cores (issue 28, item 4).
       ratio_to_rs256_sign: ratio,
+      ratio_to_rs256_sign_one_core: oneCoreRatio,
       target: TARGET,
       meets_target: ratio !== null && ratio >= TARGET && grants.non_2xx === 0 && grants.errors === 0,
     },
@@ -301,7 +312,10 @@ async function main() {
     },
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  log(`client_credentials / RS256 sign: ${ratio} (target ${TARGET}); exchanges: ${exchanges.per_s}/s`);
+  log(
+    `client_credentials / RS256 sign on all cores: ${ratio} (target ${TARGET}; one core: ${oneCoreRatio}); ` +
+      `exchanges: ${exchanges.per_s}/s`,
+  );
   if (process.env.BENCH_STRICT === '1' && !report.client_credentials.meets_target) process.exitCode = 1;
 }
 

@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import {
   ACCESS_TOKEN_AUDIENCE,
   ACCESS_TOKEN_ISSUER,
-  argon2idVerifyRate,
-  rs256SignRate,
+  ceilingsOnOneAndAllCores,
   rsaSigningKey,
   signAccessToken,
 } from './ceilings.mjs';
@@ -68,11 +67,14 @@ for (const [name, value] of [
 /** Before each measurement: wait (BENCH_WAIT_QUIET s at most) until other processes leave the CPUs alone. */
 const quiet = (label, pid) => (settings.waitQuiet > 0 ? waitQuiet(label, settings.waitQuiet, [pid]) : undefined);
 
-/** Minimum share of each ceiling the endpoint must reach (docs/benchmarks.md). */
+/**
+ * Minimum share of each ceiling the endpoint must reach (docs/benchmarks.md), judged against the ceiling on all
+ * cores (issue 28, item 4); the ratio to the one-core ceiling is reported beside it.
+ */
 const TARGETS = {
   get_me: { ceiling: 'bare_fastify_jwt_verify', target: 0.4 },
-  refresh: { ceiling: 'rs256_sign', target: 0.5 },
-  login: { ceiling: 'argon2id_verify', target: 0.7 },
+  refresh: { ceiling: 'rs256_sign_all_cores', target: 0.5 },
+  login: { ceiling: 'argon2id_verify_all_cores', target: 0.7 },
 };
 /** The DPoP-bound GET /me is measured against the bearer GET /me of the same run (issue 3). */
 const DPOP_TARGET = 0.7;
@@ -101,7 +103,7 @@ async function startService() {
     SECRET_KEY: randomBytes(32).toString('hex'),
     // The one sign-up comes from a per-run address in 198.18.0.0/15 (RFC 2544, benchmarking) via
     // X-Forwarded-For, so repeated runs against one Redis do not exhaust the sign-ups-per-IP budget.
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     // DPoP proofs name the URL they are for (`htu`): the service compares it with BASE_URL + path.
     BASE_URL: `http://127.0.0.1:${port}`,
   };
@@ -438,12 +440,14 @@ async function cleanup() {
   }
 }
 
-function ratio(endpoint, name, ceiling) {
+/** `ceiling` judges the target; `oneCore`, when the ceiling has a one-core figure too, is reported beside it. */
+function ratio(endpoint, name, ceiling, oneCore) {
   const { target } = TARGETS[name];
   const value = ceiling > 0 ? endpoint.rps / ceiling : null;
   return {
     ...endpoint,
     ratio_to_ceiling: round(value, 3),
+    ...(oneCore ? { ratio_to_one_core_ceiling: round(endpoint.rps / oneCore, 3) } : {}),
     ceiling: TARGETS[name].ceiling,
     target,
     // Errors count as a miss: a fast endpoint that refuses requests meets nothing.
@@ -484,16 +488,16 @@ async function main() {
   let ceilings;
   try {
     endpoints = await benchService();
-    await quiet('RS256 signing');
-    log(`raw ceilings on one core: RS256 signing (${settings.ceilingSeconds} s)`);
-    const rs256 = await rs256SignRate(settings.ceilingSeconds);
-    await quiet('argon2id verification');
-    log(`raw ceilings on one core: argon2id verification (${settings.ceilingSeconds} s)`);
-    const argon2 = await argon2idVerifyRate(settings.ceilingSeconds);
+    const raw = await ceilingsOnOneAndAllCores(settings.ceilingSeconds, async (label) => {
+      await quiet(label);
+      log(`raw ceiling: ${label} (${settings.ceilingSeconds} s)`);
+    });
     const bareFigures = await benchBareFastify();
     ceilings = {
-      rs256_sign_per_s: round(rs256.per_s, 1),
-      argon2id_verify_per_s: round(argon2.per_s, 2),
+      rs256_sign_per_s: raw.rs256_sign.one_core_per_s,
+      rs256_sign_all_cores_per_s: raw.rs256_sign.all_cores_per_s,
+      argon2id_verify_per_s: raw.argon2id_verify.one_core_per_s,
+      argon2id_verify_all_cores_per_s: raw.argon2id_verify.all_cores_per_s,
       bare_fastify_jwt_verify: bareFigures,
     };
   } finally {
@@ -509,8 +513,8 @@ async function main() {
     connections: settings.connections,
     endpoints: {
       get_me: ratio(endpoints.get_me, 'get_me', ceilings.bare_fastify_jwt_verify.rps),
-      refresh: ratio(endpoints.refresh, 'refresh', ceilings.rs256_sign_per_s),
-      login: ratio(endpoints.login, 'login', ceilings.argon2id_verify_per_s),
+      refresh: ratio(endpoints.refresh, 'refresh', ceilings.rs256_sign_all_cores_per_s, ceilings.rs256_sign_per_s),
+      login: ratio(endpoints.login, 'login', ceilings.argon2id_verify_all_cores_per_s, ceilings.argon2id_verify_per_s),
       ...Object.fromEntries(
         settings.dpopAlgs.map((alg) => {
           const name = `get_me_dpop_${alg.toLowerCase()}`;

@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
+import { type AfterAnswer, createAfterAnswer } from './kernel/after-answer.js';
 import {
   type AccessTokens,
   type AuthStateListener,
@@ -21,7 +22,7 @@ import { type Clock, systemClock } from './kernel/clock.js';
 import { createKeyring, type Keyring, randomSecret } from './kernel/crypto/index.js';
 import { createTransactions, type Database, migrate, openDatabase, type Transactions } from './kernel/db/index.js';
 import { createEvents, createLiveStream, type Events, initAuditChain } from './kernel/events/index.js';
-import { BODY_LIMIT_BYTES, registerHttpKernel, schemaController } from './kernel/http/index.js';
+import { BODY_LIMIT_BYTES, registerHttpKernel, schemaController, trustProxyOf } from './kernel/http/index.js';
 import { newId } from './kernel/ids.js';
 import { createLimiter, type Limiter } from './kernel/limits/index.js';
 import { createMailer, type Mailer } from './kernel/mail/index.js';
@@ -107,6 +108,9 @@ export interface Deps {
   /** Prometheus metrics of this app instance (its own registry) and the readiness checks of `/readyz`. */
   metrics: Metrics;
   readiness: Readiness;
+
+  /** Work requests leave running after their answer; `close()` waits for it before anything else closes. */
+  afterAnswer: AfterAnswer;
   /** Each module that stores personal data registers its export and erasure here (privacy rights). */
   personalData: PersonalDataRegistry;
   organizations: OrganizationService;
@@ -147,6 +151,13 @@ export interface Deps {
   saml: Saml;
   /** Social login with Google and GitHub, and linked identities (Part A 4.5). */
   social: Social;
+  /**
+   * Stops this instance's own work and lets go of its connections: first the work left running after answers
+   * (it may still write, mail or count), then the usage meter's last write, Redis, mail, a key re-read still
+   * running, and last the LISTEN connections and the pool. Resolves once nothing of it holds a connection or
+   * runs a query; calling it again returns the same stop. Close the HTTP app (and the workers) first: their
+   * handlers and jobs use these.
+   */
   close(): Promise<void>;
 }
 
@@ -218,6 +229,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   });
   const closers: Array<() => Promise<void>> = [() => database.close()];
   const metrics = createMetrics();
+  let closing: Promise<void> | undefined;
   try {
     await migrate(database);
     const transactions = createTransactions(database.db);
@@ -229,6 +241,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       signingKeysLoaded: () => keyring.jwks().keys.length > 0,
     });
     closers.push(() => readiness.close());
+    closers.push(() => keyring.close());
     const accessTokens = createAccessTokens({ keyring, clock, ttlSeconds: config.accessTokenTtlSeconds });
     const live = createLiveStream({ redisUrl: config.redisUrl, channel: `svc:${config.databaseSchema}:events` });
     closers.push(() => live.close());
@@ -246,12 +259,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const egress = createEgress({ config, dns });
     const personalData = createPersonalDataRegistry();
     const revocation = createRevocationCascade();
+    const afterAnswer = createAfterAnswer();
     const organizations = createOrganizationService({ clock, revocation });
     const settings = createSettingsService({ transactions, events, clock });
     const sessions = createSessionService({ transactions, accessTokens, events, clock, revocation, metrics });
     // Every first factor ends here; the second factor is a gate first factors never see (Part A 4.2).
     const signIn = createSignIn({ sessions, events, metrics, gates: [createSecondFactorGate({ clock })] });
     const authState = await createAuthStateListener(database, transactions);
+    closers.push(async () => authState.close());
     const sessionStateCache = createSessionStateCache(authState);
     const apiKeys = await createApiKeys({ svcEnv: config.env, authState, transactions, events, clock, personalData });
     closers.push(() => apiKeys.close());
@@ -260,7 +275,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       secretKey: resolveSecretKey(config),
     });
     const oauthClients = createOAuthClients({ transactions, events, clock });
-    const notify = createSecurityNotices({ config, mailer, clock, logger });
+    const notify = createSecurityNotices({ config, mailer, clock, logger, afterAnswer });
     const mfa = createMfaService({ config, transactions, signIn, events, clock, limiter, notify, personalData });
     const accounts = createAccountService({
       config,
@@ -277,6 +292,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       settings,
       logger,
       metrics,
+
+      afterAnswer,
     });
     const dpop = createDpopVerifier({
       clock,
@@ -286,17 +303,17 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     closers.push(() => dpop.close());
     const passkeys = createPasskeyService({
-      ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger },
+      ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger, afterAnswer },
       signIn,
       mfaEnabled: mfa.isEnabled,
     });
     const magicLinks = createMagicLinkService({
-      ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger },
+      ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger, afterAnswer },
       signIn,
     });
     const openIdProvider = createOpenIdProvider({
       ...{ config, transactions, events, clock, limiter, keyring, accessTokens, dpop, egress, sessions, logger },
-      ...{ authState, personalData, metrics },
+      ...{ authState, personalData, metrics, afterAnswer },
       secretKey: resolveSecretKey(config),
     });
     // The revocation cascade (src/kernel/revocation.ts): every consequence of ending sessions, in the order run.
@@ -304,7 +321,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     revocation.on('sessionsEnded', queueBackchannelLogouts);
     revocation.on('accountSessionsEnded', queueBackchannelLogoutsOfAccount);
     revocation.on('membershipEnded', queueBackchannelLogoutsOfMembership);
-    const earlyAccess = createEarlyAccessService({ config, transactions, events, limiter, mailer, dns, clock, logger });
+    const earlyAccess = createEarlyAccessService({
+      ...{ config, transactions, events, limiter, mailer, dns, clock, logger, afterAnswer },
+    });
     const members = createMembersService({
       baseUrl: config.baseUrl,
       ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
@@ -335,6 +354,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     // `POST /auth/sso/start` is protocol-agnostic: SAML when the organization has no enabled OIDC connection.
     sso.attachSaml({ start: saml.startSamlSignIn, binding: samlBrowserBinding });
+    // Closed first (closers run last-in first-out): work after an answer may still write, mail or count.
+    closers.push(() => afterAnswer.drain());
     const social = createSocial({
       ...{ config, transactions, events, clock, egress, limiter, settings, sessions, organizations, accounts },
       ...{ passkeys, notify, personalData, logger },
@@ -361,6 +382,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mailer,
       dns,
       egress,
+      afterAnswer,
       personalData,
       organizations,
       settings,
@@ -386,8 +408,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       sso,
       saml,
       social,
-      async close() {
-        for (const close of closers.reverse()) await close();
+      close() {
+        closing ??= (async () => {
+          for (const close of [...closers].reverse()) await close();
+        })();
+        return closing;
       },
     };
   } catch (error) {
@@ -402,7 +427,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOf(config.trustProxy),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(given) ? given : newId();

@@ -76,4 +76,36 @@ describe('loadConfig', () => {
     const config = loadConfig({ SVC_ENV: 'test', EGRESS_TEST_ROUTES: 'Hooks.Example.com=127.0.0.1:9000' });
     expect(config.egressTest.routes.get('hooks.example.com')).toEqual({ host: '127.0.0.1', port: 9000 });
   });
+
+  it('takes the first-admin bootstrap variables all three or none', () => {
+    expect(loadConfig({}).bootstrap).toBeUndefined();
+    expect(refused({ SVC_BOOTSTRAP_EMAIL: 'ops@example.com' })).toMatch(
+      /^SVC_BOOTSTRAP_EMAIL, .*: set all three, or none$/,
+    );
+    const all = { SVC_BOOTSTRAP_PASSWORD_FILE: '/run/secrets/admin', SVC_BOOTSTRAP_ORGANIZATION: 'Platform Ops' };
+    expect(refused({ ...all, SVC_BOOTSTRAP_EMAIL: 'nobody' })).toMatch(/^SVC_BOOTSTRAP_EMAIL: /);
+    expect(loadConfig({ ...all, SVC_BOOTSTRAP_EMAIL: 'ops@example.com' }).bootstrap).toEqual({
+      email: 'ops@example.com',
+      passwordFile: '/run/secrets/admin',
+      organization: 'Platform Ops',
+    });
+  });
+
+  it('trusts a hop count or a list of proxy addresses, and refuses TRUST_PROXY=true', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'fd00::/8',
+    ]);
+    expect(refused({ TRUST_PROXY: 'true' })).toMatch(/^TRUST_PROXY: "true" would let clients choose their address/);
+    expect(refused({ TRUST_PROXY: 'yes' })).toMatch(/^TRUST_PROXY: /);
+    expect(refused({ TRUST_PROXY: '10.0.0.0/33' })).toMatch(/^TRUST_PROXY: "10.0.0.0\/33" is not/);
+    expect(refused({ TRUST_PROXY: 'proxy.internal' })).toMatch(/^TRUST_PROXY: /);
+    expect(refused({ TRUST_PROXY: '11' })).toMatch(/^TRUST_PROXY: /);
+  });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 
 /** A configuration value that stops the start. The message names the variable, in one line. */
 export class ConfigError extends Error {}
@@ -17,8 +18,12 @@ export interface Config {
   dataDir: string;
   redisUrl: string | undefined;
   logLevel: string;
-  /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits are per client IP). */
-  trustProxy: boolean;
+  /**
+   * Behind load balancers: how many proxy hops (a number) or which proxy addresses (addresses and CIDRs) are
+   * trusted to append to X-Forwarded-For; the client is the right-most address they did not write. `false`: the
+   * socket's peer is the client (rate limits are per client IP).
+   */
+  trustProxy: false | number | string[];
   smtpUrl: string | undefined;
   mailFrom: string;
   dnsServers: string[];
@@ -56,6 +61,11 @@ export interface Config {
     port: number | undefined;
     host: string;
   };
+  /**
+   * First-admin bootstrap at start (SVC_BOOTSTRAP_EMAIL, SVC_BOOTSTRAP_PASSWORD_FILE, SVC_BOOTSTRAP_ORGANIZATION):
+   * all three or none; ignored once a platform-operator organization exists.
+   */
+  bootstrap: { email: string; passwordFile: string; organization: string } | undefined;
   egressTest: {
     /** host name -> loopback `host:port`, honoured only when SVC_ENV=test. */
     routes: Map<string, { host: string; port: number }>;
@@ -109,6 +119,47 @@ function key32(env: Env, name: string): Buffer | undefined {
     throw new ConfigError(`${name}: expected a 32-byte key as 64 hex characters or base64`);
   }
   return key;
+}
+
+const TRUST_PROXY_FORMS =
+  'give the number of proxies in front of the service (TRUST_PROXY=1) or their addresses and CIDRs ' +
+  '(TRUST_PROXY=10.0.0.0/8,192.0.2.7)';
+
+/** An IPv4 or IPv6 address, optionally with a prefix length in range for its family. */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, extra] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`: which X-Forwarded-For hops are believed. Each proxy appends the address it received the request
+ * from, so only the right-most entries were written by proxies we run; everything to their left was written by
+ * the client. A hop count or a list of proxy addresses lets Fastify (proxy-addr) take the right-most address
+ * that no trusted proxy wrote. `true` (trust every hop) would make the client's own left-most entry its address,
+ * so any client could pick a fresh per-IP budget with each request: it is refused, never guessed at.
+ */
+function trustedProxies(env: Env): false | number | string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) {
+    throw new ConfigError(
+      `TRUST_PROXY: "${raw}" would let clients choose their address in X-Forwarded-For; ${TRUST_PROXY_FORMS}`,
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError(`TRUST_PROXY: expected from 0 to 10 proxy hops, got "${raw}"`);
+    return hops;
+  }
+  const proxies = raw.split(',').map((entry) => entry.trim());
+  const wrong = proxies.find((entry) => !isAddressOrCidr(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(`TRUST_PROXY: "${wrong}" is not an IP address or CIDR; ${TRUST_PROXY_FORMS}`);
+  }
+  return proxies;
 }
 
 /** A social provider's client: both variables, or neither (the provider is then not offered). */
@@ -210,6 +261,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SECRET_KEY: required in production (32 bytes as 64 hex characters or base64)');
   }
 
+  const bootstrap = firstAdmin(env);
+
   return {
     env: svcEnv,
     host,
@@ -221,7 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: env.DATA_DIR || './.data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel: env.LOG_LEVEL || (svcEnv === 'test' ? 'silent' : 'info'),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustedProxies(env),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || `no-reply@${new URL(baseUrl).hostname}`,
     dnsServers,
@@ -242,6 +295,16 @@ export function loadConfig(env: Env = process.env): Config {
     social,
     signInReturnUrl: url(env, 'SIGN_IN_RETURN_URL', ['https:', 'http:']) ?? `${baseUrl}/`,
     metrics: metricsConfig(env, host),
+    bootstrap,
     egressTest: { routes, caFile, ca },
   };
+}
+
+function firstAdmin(env: Env): Config['bootstrap'] {
+  const names = ['SVC_BOOTSTRAP_EMAIL', 'SVC_BOOTSTRAP_PASSWORD_FILE', 'SVC_BOOTSTRAP_ORGANIZATION'];
+  const [email, passwordFile, organization] = names.map((name) => env[name]?.trim() || undefined);
+  if (!email && !passwordFile && !organization) return undefined;
+  if (!email || !passwordFile || !organization) throw new ConfigError(`${names.join(', ')}: set all three, or none`);
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new ConfigError('SVC_BOOTSTRAP_EMAIL: not an email address');
+  return { email, passwordFile, organization };
 }

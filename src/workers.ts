@@ -4,8 +4,8 @@ import { purgeExpiredRecords, RETENTION_PURGE_INTERVAL_MS } from './modules/priv
 import { webhookDeliveryJob } from './modules/webhooks/index.js';
 
 /**
- * A background job: run every `intervalMs` on every node. Jobs keep their work in tables and claim rows with
- * `FOR UPDATE SKIP LOCKED`, so any number of nodes can run them side by side.
+ * A background job: run every `intervalMs` on every node that runs workers. Jobs keep their work in tables and
+ * claim rows with `FOR UPDATE SKIP LOCKED`, so any number of nodes can run them side by side.
  */
 export interface Job {
   name: string;
@@ -13,10 +13,7 @@ export interface Job {
   run(deps: Deps): Promise<void>;
 }
 
-/**
- * Registered jobs. Modules add theirs here (webhook delivery, retention purge, domain re-checks…); none of
- * the features built so far needs one.
- */
+/** Registered jobs: the retention purge, domain re-checks, back-channel logout and webhook delivery. */
 export const JOBS: Job[] = [
   {
     name: 'retention-purge',
@@ -37,21 +34,41 @@ export const JOBS: Job[] = [
   webhookDeliveryJob,
 ];
 
+/**
+ * Runs each job `intervalMs` after its previous run ended (a run never overlaps the one before it on the same
+ * node). `stop()` cancels the next runs and resolves once the runs in progress have ended, so the caller may
+ * then close the database: nothing of the workers queries it afterwards.
+ */
 export function startWorkers(deps: Deps, jobs: Job[] = JOBS): { stop(): Promise<void> } {
-  const running = new Set<Promise<void>>();
-  const timers = jobs.map((job) =>
-    setInterval(() => {
-      const run = job
+  let stopped = false;
+  const loops = jobs.map((job) => {
+    let timer: NodeJS.Timeout | undefined;
+    let current: Promise<void> | undefined;
+    const schedule = () => {
+      if (!stopped) timer = setTimeout(tick, job.intervalMs);
+    };
+    function tick(): void {
+      timer = undefined;
+      current = job
         .run(deps)
         .catch((error: unknown) => deps.logger.error({ err: error, job: job.name }, 'job failed'))
-        .finally(() => running.delete(run));
-      running.add(run);
-    }, job.intervalMs),
-  );
+        .finally(() => {
+          current = undefined;
+          schedule();
+        });
+    }
+    schedule();
+    return {
+      async stop() {
+        clearTimeout(timer);
+        await current;
+      },
+    };
+  });
   return {
     async stop() {
-      for (const timer of timers) clearInterval(timer);
-      await Promise.all(running);
+      stopped = true;
+      await Promise.all(loops.map((loop) => loop.stop()));
     },
   };
 }

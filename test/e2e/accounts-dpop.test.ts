@@ -7,7 +7,7 @@ import { accountsHarness, freshIp, type Pair } from './accounts-support.js';
 const BASE = 'https://id.example.test';
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService({ TRUST_PROXY: 'true', BASE_URL: BASE });
+  svc = await startService({ TRUST_PROXY: '1', BASE_URL: BASE });
 });
 afterAll(async () => {
   await svc?.close();

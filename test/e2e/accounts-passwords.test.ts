@@ -12,10 +12,10 @@ let closed: TestService;
 let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', BASE_URL: 'https://id.example.test' });
+  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: '1', BASE_URL: 'https://id.example.test' });
   closed = await startService({
     SMTP_URL: smtp.url,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     PUBLIC_SIGNUP_ENABLED: 'false',
     PASSWORD_RESET_ENABLED: 'false',
   });
@@ -150,7 +150,7 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
   it('past the silent mail budget the answer stays the same 202 with no rate headers, and no mail leaves', async () => {
     const { account } = await signUp();
     await smtp.waitFor(account.email); // the verification mail
-    await expectSilentMailBudget(api('/auth/forgot-password'), account.email, smtp, MAIL_PER_ADDRESS.points);
+    await expectSilentMailBudget(api('/auth/forgot-password'), account.email, smtp, MAIL_PER_ADDRESS.points, svc);
   });
 
   it('a reset kills DPoP-bound tokens too, whatever proof comes with them', async () => {

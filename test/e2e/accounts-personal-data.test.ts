@@ -7,7 +7,7 @@ import { accountsHarness, freshIp, type Pair } from './accounts-support.js';
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService({ TRUST_PROXY: 'true' });
+  svc = await startService({ TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await svc?.close();

@@ -8,7 +8,7 @@ import { accountsHarness, freshIp, type Pair } from './accounts-support.js';
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService({ TRUST_PROXY: 'true' });
+  svc = await startService({ TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await svc?.close();
@@ -47,9 +47,50 @@ describe('sign-in throttling', () => {
     expect(webhook[0]!.payload.data).toEqual(data);
     // Further throttled attempts in the same window record nothing more (no event or webhook flood).
     for (let i = 0; i < 3; i++) expect((await wrongLogin(account.email, slug, freshIp())).status).toBe(429);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await svc.deps.afterAnswer.drain();
     expect(await eventsOf(tenantId, 'user.login_throttled')).toHaveLength(1);
     expect(await outboxOf(tenantId, 'user.login_throttled')).toHaveLength(1);
+  });
+
+  it('per account whatever the spelling: spaced or cased slugs and cased emails share one budget (issue 17)', async () => {
+    const { account, slug } = await signUp();
+    const spellings = [
+      [account.email, ` ${slug}`],
+      [account.email, `${slug} `],
+      [account.email, slug.toUpperCase()],
+      [account.email.toUpperCase(), `\t${slug}`],
+      [account.email.toUpperCase(), ` ${slug.toUpperCase()} `],
+    ] as const;
+    for (let i = 0; i < 10; i++) {
+      const [email, tenantSlug] = spellings[i % spellings.length]!;
+      expect((await wrongLogin(email, tenantSlug, freshIp())).status, JSON.stringify(tenantSlug)).toBe(401);
+    }
+    for (const [email, tenantSlug] of [...spellings, [account.email, slug]] as const) {
+      const refused = await wrongLogin(email, tenantSlug, freshIp());
+      expect(refused.status, JSON.stringify(tenantSlug)).toBe(429);
+      expect(refused.headers.get('ratelimit-limit')).toBe('10');
+    }
+    expect((await logIn(account, ` ${slug}`)).status).toBe(429);
+  });
+
+  it('an unknown account is throttled alike, whatever the spelling (enumeration safety)', async () => {
+    const { account, slug } = await signUp();
+    const known = account.email;
+    const unknown = `nobody-${freshIp()}@example.com`;
+    const answers: Record<string, Array<Awaited<ReturnType<typeof wrongLogin>>>> = { known: [], unknown: [] };
+    for (let i = 0; i < 11; i++) {
+      const tenantSlug = i % 2 === 0 ? ` ${slug}` : slug.toUpperCase();
+      answers.known!.push(await wrongLogin(i % 3 === 0 ? known.toUpperCase() : known, tenantSlug, freshIp()));
+      answers.unknown!.push(await wrongLogin(i % 3 === 0 ? unknown.toUpperCase() : unknown, tenantSlug, freshIp()));
+    }
+    for (const [i, res] of answers.known!.entries()) {
+      const other = answers.unknown![i]!;
+      expect([res.status, other.status]).toEqual(i < 10 ? [401, 401] : [429, 429]);
+      expect(other.text).toBe(res.text);
+      for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'www-authenticate', 'content-type']) {
+        expect(other.headers.get(name), name).toBe(res.headers.get(name));
+      }
+    }
   });
 
   it('a successful sign-in clears the account counter', async () => {

@@ -10,7 +10,7 @@ let svc: TestService;
 let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', BASE_URL: 'https://id.example.test' });
+  svc = await startService({ SMTP_URL: smtp.url, TRUST_PROXY: '1', BASE_URL: 'https://id.example.test' });
 });
 afterAll(async () => {
   await svc?.close();
@@ -88,7 +88,7 @@ describe('email verification', () => {
   it('resend-verification stays the same 202 with no rate headers past its silent budget', async () => {
     const { account } = await signUp();
     await smtp.waitFor(account.email); // the verification mail
-    await expectSilentMailBudget(api('/auth/resend-verification'), account.email, smtp, MAIL_PER_ADDRESS.points);
+    await expectSilentMailBudget(api('/auth/resend-verification'), account.email, smtp, MAIL_PER_ADDRESS.points, svc);
   });
 });
 

@@ -35,7 +35,11 @@ async function svc(args: string[], extraEnv: Record<string, string> = {}) {
 
 let server: ChildProcess | undefined;
 afterAll(async () => {
-  server?.kill('SIGTERM');
+  if (server) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
   if (process.env.DATABASE_URL) {
     const pg = await import('pg');
     const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
@@ -46,82 +50,105 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+// Each test starts CLI processes that open the embedded database (seconds each, more on a busy 2-core machine).
+const SPAWNS_DATABASE = 120_000;
+
 describe('svc CLI', () => {
-  it('bootstrap creates the platform-operator organization once, then refuses', async () => {
-    const first = await svc([
-      'bootstrap',
-      '--email',
-      'ops@example.com',
-      '--password',
-      'a long operator passphrase',
-      '--organization',
-      'Platform Ops',
-    ]);
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain('created organization "platform-ops"');
-    const second = await svc([
-      'bootstrap',
-      '--email',
-      'other@example.com',
-      '--password',
-      'another long passphrase',
-      '--organization',
-      'Second',
-    ]);
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain('platform-operator organization already exists');
-  });
+  it(
+    'bootstrap creates the platform-operator organization once, then refuses',
+    async () => {
+      const first = await svc([
+        'bootstrap',
+        '--email',
+        'ops@example.com',
+        '--password',
+        'a long operator passphrase',
+        '--organization',
+        'Platform Ops',
+      ]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toContain('created organization "platform-ops"');
+      const second = await svc([
+        'bootstrap',
+        '--email',
+        'other@example.com',
+        '--password',
+        'another long passphrase',
+        '--organization',
+        'Second',
+      ]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain('platform-operator organization already exists');
+    },
+    SPAWNS_DATABASE,
+  );
 
-  it('migrate reports an up-to-date database; keys rotate promotes the staged key', async () => {
-    const migrate = await svc(['migrate']);
-    expect(migrate.code, migrate.stderr).toBe(0);
-    expect(migrate.stderr).toContain('database is up to date');
-    const rotate = await svc(['keys', 'rotate']);
-    expect(rotate.code, rotate.stderr).toBe(0);
-    expect(rotate.stderr).toMatch(/active key \S+; previous \S+; staged \S+/);
-  });
+  it(
+    'migrate reports an up-to-date database; keys rotate promotes the staged key',
+    async () => {
+      const migrate = await svc(['migrate']);
+      expect(migrate.code, migrate.stderr).toBe(0);
+      expect(migrate.stderr).toContain('database is up to date');
+      const rotate = await svc(['keys', 'rotate']);
+      expect(rotate.code, rotate.stderr).toBe(0);
+      expect(rotate.stderr).toMatch(/active key \S+; previous \S+; staged \S+/);
+    },
+    SPAWNS_DATABASE,
+  );
 
-  it('serve answers over HTTP and the bootstrapped owner signs in', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--no-workers'], {
-      env: { ...env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    server.stdout?.on('data', (chunk) => {
-      log += chunk;
-    });
-    for (let waited = 0; !log.includes('svc serving') && waited < 30_000; waited += 100) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(log).toContain('svc bootstrap');
-    const login = await request<{ access_token: string }>(`http://127.0.0.1:${port}/api/v1/auth/login`, {
-      json: { email: 'ops@example.com', password: 'a long operator passphrase', tenant_slug: 'platform-ops' },
-    });
-    expect(login.status).toBe(200);
-    const me = await request(`http://127.0.0.1:${port}/api/v1/me`, { token: login.body.access_token });
-    expect(me.body).toMatchObject({ role: 'owner', is_owner: true });
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server!.once('exit', resolve));
-    server = undefined;
-  });
+  it(
+    'serve answers over HTTP and the bootstrapped owner signs in',
+    async () => {
+      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--no-workers'], {
+        env: { ...env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let log = '';
+      server.stdout?.on('data', (chunk) => {
+        log += chunk;
+      });
+      for (let waited = 0; !log.includes('svc serving') && waited < 90_000; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(log).toContain('svc bootstrap');
+      const login = await request<{ access_token: string }>(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+        json: { email: 'ops@example.com', password: 'a long operator passphrase', tenant_slug: 'platform-ops' },
+      });
+      expect(login.status).toBe(200);
+      const me = await request(`http://127.0.0.1:${port}/api/v1/me`, { token: login.body.access_token });
+      expect(me.body).toMatchObject({ role: 'owner', is_owner: true });
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+      server = undefined;
+    },
+    SPAWNS_DATABASE,
+  );
 
-  it('writes the OpenAPI document without serving', async () => {
-    const out = join(dataDir, 'openapi.json');
-    const result = await svc(['openapi', '--out', out]);
-    expect(result.code, result.stderr).toBe(0);
-    const document = JSON.parse(readFileSync(out, 'utf8'));
-    expect(document.paths['/api/v1/auth/signup'].post).toBeDefined();
-  });
+  it(
+    'writes the OpenAPI document without serving',
+    async () => {
+      const out = join(dataDir, 'openapi.json');
+      const result = await svc(['openapi', '--out', out]);
+      expect(result.code, result.stderr).toBe(0);
+      const document = JSON.parse(readFileSync(out, 'utf8'));
+      expect(document.paths['/api/v1/auth/signup'].post).toBeDefined();
+    },
+    SPAWNS_DATABASE,
+  );
 
-  it('refuses bad configuration with one line naming the variable', async () => {
-    const bad = await svc(['serve'], { MFA_ENCRYPTION_KEY: 'not-a-key' });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^svc: MFA_ENCRYPTION_KEY: /)]);
-    const unreachable = await svc(['migrate'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
-    expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^svc: DATABASE_URL: cannot connect/),
-    ]);
-  });
+  it(
+    'refuses bad configuration with one line naming the variable',
+    async () => {
+      const bad = await svc(['serve'], { MFA_ENCRYPTION_KEY: 'not-a-key' });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^svc: MFA_ENCRYPTION_KEY: /)]);
+      const unreachable = await svc(['migrate'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^svc: DATABASE_URL: cannot connect/),
+      ]);
+    },
+    SPAWNS_DATABASE,
+  );
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   svc = await startService({
     SMTP_URL: smtp.url,
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     BASE_URL: 'https://id.example.test',
   });
 });

@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,19 +24,24 @@ const sessionsOf = async (userId: string) =>
     )[0]!.count,
   );
 
-/** Sends a request and hangs up as soon as it is written, as a client that goes away does. */
-function sendAndHangUp(url: string, body: unknown): Promise<void> {
+/** The next request `server` receives (its headers are read: it is in progress, no longer a pre-connect). */
+const nextRequest = (server: Server) => new Promise<void>((resolve) => server.once('request', () => resolve()));
+
+/**
+ * Sends a request and hangs up once the server has it, as a client that goes away does (the server's own event,
+ * not a delay: on a loaded machine a delay may end before the request arrives, or after it is answered).
+ */
+function sendAndHangUp(server: Server, url: string, body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
+    const arrived = nextRequest(server);
     const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } });
     req.on('error', () => undefined);
-    req.end(JSON.stringify(body), () => {
-      // Long enough for the request to reach its handler, shorter than a password check.
-      setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 15);
-    });
+    req.end(JSON.stringify(body));
     req.on('response', () => reject(new Error('answered before the client hung up')));
+    void arrived.then(() => {
+      req.destroy();
+      resolve();
+    });
   });
 }
 
@@ -45,7 +50,7 @@ describe('stopping a node', () => {
     const owner = await signUpOwner(svc.url);
     const node = await startSecondNode(svc);
     const before = await sessionsOf(owner.userId);
-    await sendAndHangUp(`${node.url}/api/v1/auth/login`, {
+    await sendAndHangUp(node.app.server, `${node.url}/api/v1/auth/login`, {
       email: owner.email,
       password: owner.password,
       tenant_slug: owner.slug,
@@ -59,6 +64,7 @@ describe('stopping a node', () => {
     const node = await startSecondNode(svc);
     const agent = new Agent({ keepAlive: true });
     try {
+      const arrived = nextRequest(node.app.server);
       const answered = new Promise<IncomingMessage>((resolve, reject) => {
         const req = httpRequest(`${node.url}/api/v1/auth/login`, {
           method: 'POST',
@@ -69,8 +75,8 @@ describe('stopping a node', () => {
         req.on('error', reject);
         req.end(JSON.stringify({ email: owner.email, password: owner.password, tenant_slug: owner.slug }));
       });
-      // The password check takes longer than this: the stop begins while the sign-in runs.
-      await new Promise((resolve) => setTimeout(resolve, 15));
+      // The stop begins once the sign-in has arrived, while its password check runs.
+      await arrived;
       const stopped = node.close();
       const response = await answered;
       expect(response.statusCode).toBe(200);

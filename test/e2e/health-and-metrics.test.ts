@@ -16,7 +16,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   svc = await startService(
     {
-      ...{ TRUST_PROXY: 'true', METRICS_TOKEN, LOG_LEVEL: 'info' },
+      ...{ TRUST_PROXY: '1', METRICS_TOKEN, LOG_LEVEL: 'info' },
       EGRESS_TEST_ROUTES: `secure.example.test=127.0.0.1:${receiver.port}`,
       EGRESS_TEST_CA_FILE: TEST_CA_FILE,
     },

@@ -17,12 +17,12 @@ beforeAll(async () => {
   // One after the other: the two services share this worker's embedded database.
   [svc, browser] = await Promise.all([
     startService(
-      { SMTP_URL: smtp.url, TRUST_PROXY: 'true', MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+      { SMTP_URL: smtp.url, TRUST_PROXY: '1', MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
       { baseUrlIsListenAddress: true },
     ),
     launchBrowser(),
   ]);
-  unprovisioned = await startService({ TRUST_PROXY: 'true' });
+  unprovisioned = await startService({ TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await browser?.close();

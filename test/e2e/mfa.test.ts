@@ -19,12 +19,12 @@ let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   svc = await startService({
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     BASE_URL: BASE,
     SMTP_URL: smtp.url,
     MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   });
-  unprovisioned = await startService({ TRUST_PROXY: 'true' });
+  unprovisioned = await startService({ TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await svc?.close();

@@ -9,7 +9,7 @@ import { accountsHarness, shape } from './accounts-support.js';
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService({ TRUST_PROXY: 'true' });
+  svc = await startService({ TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await svc?.close();
@@ -553,7 +553,9 @@ describe('OAuth resources (RFC 8707)', () => {
       [{ identifier: '' }, 'identifier: must not be empty'],
       [{ identifier: `https://api.example.com/${'a'.repeat(2000)}` }, 'identifier: must be at most 2000 characters'],
       [{ name: '' }, 'name: must be 1 to 255 characters'],
-      [{ name: 'API\u0000' }, 'name: must not contain control characters'],
+      [{ name: 'API\u0001' }, 'name: must not contain control characters'],
+      // NUL is refused by the kernel's text rule (issue 17) before the field's own rule sees it.
+      [{ name: 'API\u0000' }, 'name: must not contain NUL characters or unpaired surrogates'],
       [{ enabled: 'yes' }, 'enabled: must be boolean'],
     ];
     for (const [change, detail] of cases) {

@@ -13,7 +13,7 @@ const BASE_URL = 'https://id.example.test';
 const ISSUER = 'https://login.example.test/idp';
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService({ TRUST_PROXY: 'true', BASE_URL, OIDC_ISSUER: ISSUER });
+  svc = await startService({ TRUST_PROXY: '1', BASE_URL, OIDC_ISSUER: ISSUER });
 });
 afterAll(async () => {
   await svc?.close();

@@ -16,7 +16,7 @@ let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   svc = await startService({
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     BASE_URL: BASE,
     SMTP_URL: smtp.url,
     MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),

@@ -135,6 +135,54 @@ describe('authorization endpoint refusals', () => {
   });
 });
 
+describe('request objects (OpenID Connect Core 6.1, 6.2)', () => {
+  it('refuses request and request_uri instead of ignoring them: on the redirect URI once it is proven', async () => {
+    const org = await setUp();
+    const browser = new FormBrowser(svc.url);
+    const { privateKey } = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const inRequestObject = {
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    };
+    // openid-client's JAR URL carries only client_id and request: the redirect URI is not proven, no redirect.
+    const jar = await oidc.buildAuthorizationUrlWithJAR(org.config, inRequestObject, privateKey);
+    expect(jar.searchParams.get('request')).toBeTruthy();
+    const unproven = await redirectOf(browser, jar.toString().replace(jar.origin, svc.url));
+    expect(unproven.status).toBe(400);
+    expect(unproven.location).toBeNull();
+    expect(JSON.parse(unproven.html)).toMatchObject({ error: 'request_not_supported' });
+
+    // OIDC Core 6.1: the request parameters are repeated outside the object; now the refusal is redirected, and
+    // the relying party reads it as the authorization error it is.
+    const state = oidc.randomState();
+    const repeated = new URL(jar);
+    for (const [name, value] of Object.entries({ ...inRequestObject, state })) repeated.searchParams.set(name, value);
+    const refused = await redirectOf(browser, repeated.toString().replace(jar.origin, svc.url));
+    expect(refused.status).toBe(302);
+    expect(refused.location!.origin + refused.location!.pathname).toBe(REDIRECT);
+    expect(refused.location!.searchParams.get('code')).toBeNull();
+    const error = await oidc
+      .authorizationCodeGrant(org.config, refused.location!, { expectedState: state, pkceCodeVerifier: verifier })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(oidc.AuthorizationResponseError);
+    expect(error).toMatchObject({ error: 'request_not_supported' });
+
+    const byReference = await authorization(org.client.client_id, {
+      request_uri: 'urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c',
+    });
+    const referenced = await redirectOf(browser, byReference.url);
+    expect(referenced.status).toBe(302);
+    expect(referenced.location!.origin + referenced.location!.pathname).toBe(REDIRECT);
+    expect(referenced.location!.searchParams.get('error')).toBe('request_uri_not_supported');
+    expect(referenced.location!.searchParams.get('state')).toBe(byReference.state);
+    expect(referenced.location!.searchParams.get('code')).toBeNull();
+  });
+});
+
 describe('prompt and max_age', () => {
   it('re-authenticates for prompt=login, max_age=0 and a passed max_age; consent_required and access_denied', async () => {
     const org = await setUp();

@@ -19,7 +19,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   svc = await startService({
     SMTP_URL: smtp.url,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     DNS_SERVERS: `127.0.0.1:${dnsServer.port}`,
   });
 });

@@ -67,7 +67,7 @@ beforeAll(async () => {
   svc = await startService({
     EGRESS_TEST_ROUTES: `${RECEIVER_HOST}=127.0.0.1:${port},${CLOSED_HOST}=127.0.0.1:${await closedPort()}`,
     EGRESS_TEST_CA_FILE: TEST_CA_FILE,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     LOG_LEVEL: 'trace',
   });
   // Every log line of the service is kept here (and not printed): the secret must never be among them.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROLE, rows } from '../../src/kernel/db/index.js';
+import type { EventEnvelope } from '../../src/kernel/events/index.js';
 import { newAccount, request } from '../support/http.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -88,6 +89,13 @@ describe('live stream', () => {
     const seen: string[] = [];
     const unsubscribe = svc.deps.events.live.subscribe((event) => seen.push(event.action));
     try {
+      // With Redis the subscription is made in the background: act once the stream is known to deliver.
+      await expect
+        .poll(async () => {
+          await svc.deps.events.live.publish({ action: 'test.probe' } as EventEnvelope);
+          return seen.includes('test.probe');
+        })
+        .toBe(true);
       const tenant = await tenantOfNewAccount();
       await expect(
         svc.deps.transactions.tenant(tenant, async (tx) => {
@@ -101,7 +109,10 @@ describe('live stream', () => {
           throw new Error('roll back');
         }),
       ).rejects.toThrow('roll back');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Fan-out keeps publication order (one connection): anything the rolled-back transaction had published
+      // would arrive before a marker published now.
+      await svc.deps.events.live.publish({ action: 'test.after-rollback' } as EventEnvelope);
+      await expect.poll(() => seen).toContain('test.after-rollback');
       expect(seen).toContain('user.signed_up');
       expect(seen).not.toContain('tenant.bootstrapped');
       const stored = await rows(

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp, createDeps, createLogger, type Deps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
@@ -37,7 +38,7 @@ function sharedPglite(): Promise<PGlite> {
  */
 export async function startSecondNode(
   first: TestService,
-): Promise<{ url: string; deps: Deps; close(): Promise<void> }> {
+): Promise<{ url: string; app: FastifyInstance; deps: Deps; close(): Promise<void> }> {
   const config = first.deps.config;
   const deps = await createDeps(config, {
     clock: first.clock,
@@ -49,6 +50,7 @@ export async function startSecondNode(
   const { port } = app.server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
+    app,
     deps,
     async close() {
       await app.close();
@@ -108,18 +110,60 @@ export async function startService(
   await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();
   const listening = typeof address === 'object' && address ? address.port : 0;
+  let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${listening}`,
     app,
     deps,
     clock,
     schema,
-    async close() {
-      await app.close();
-      await deps.database.db.execute(sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
-      await deps.close();
+    close() {
+      // Everything of the service stops first (requests, work after answers, listeners, pool): nothing of it
+      // can then hold a lock the DROP waits for. Once only, though a test may close it itself first.
+      closing ??= (async () => {
+        await app.close();
+        await deps.close();
+        await dropSchema(config.databaseUrl, schema);
+      })();
+      return closing;
     },
   };
+}
+
+/** Lock conflicts a DROP can still meet from another backend: deadlock detected, lock not available. */
+const LOCK_CONFLICTS = new Set(['40P01', '55P03']);
+
+/**
+ * Drops a test file's schema on a connection of its own, once the service has let go of its own. A lock
+ * conflict is retried a few times as a last resort, and said on standard error: it means something still
+ * wrote to the schema after the service was closed, which is a bug to find.
+ */
+async function dropSchema(databaseUrl: string | undefined, schema: string): Promise<void> {
+  const statement = `SET lock_timeout = '5s'; DROP SCHEMA IF EXISTS "${schema}" CASCADE`;
+  const run = async () => {
+    if (!databaseUrl) {
+      await (await sharedPglite()).exec(statement);
+      return;
+    }
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run();
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!code || !LOCK_CONFLICTS.has(code) || attempt >= 3) throw error;
+      process.stderr.write(`test teardown: DROP SCHEMA ${schema} met ${code} (attempt ${attempt}); retrying\n`);
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
 }
 
 /**

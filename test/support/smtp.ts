@@ -28,6 +28,8 @@ export interface TestSmtpServer {
    * (so successive waits for one recipient see successive mails); waits for it up to `timeoutMs`.
    */
   waitFor(match: MailPredicate | string, timeoutMs?: number): Promise<ReceivedMail>;
+  /** From now on each mail is received but not acknowledged (the sender waits) until `release()` is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -167,6 +169,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   const messages: ReceivedMail[] = [];
   const claimed = new Set<ReceivedMail>();
   const waiters = new Set<{ match: MailPredicate; deliver: (mail: ReceivedMail) => void }>();
+  let held: Promise<void> | undefined;
 
   const receive = (mail: ReceivedMail) => {
     messages.push(mail);
@@ -192,7 +195,8 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', callback);
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        await held;
         const { mailFrom, rcptTo } = session.envelope;
         try {
           receive(
@@ -244,6 +248,16 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         }, timeoutMs);
         waiters.add(waiter);
       });
+    },
+    hold() {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        held = undefined;
+        release();
+      };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

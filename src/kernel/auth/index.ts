@@ -27,6 +27,7 @@ export {
   AUTH_STATE_CHANNEL,
   type AuthStateCache,
   type AuthStateListener,
+  CATCH_UP_LEASE_MS,
   createAuthStateCache,
   createAuthStateListener,
 } from './state-cache.js';

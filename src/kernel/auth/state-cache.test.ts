@@ -9,7 +9,10 @@ function manualListener() {
       subscribers.push(subscriber);
       subscriber.connection(true);
     },
+    caughtUp: () => true,
+    everyNodeHeard: async () => undefined,
     synced: async () => undefined,
+    close: () => undefined,
   };
   const invalidate = (subject: string) => {
     for (const subscriber of subscribers) subscriber.invalidate(subject);

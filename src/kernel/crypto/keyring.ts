@@ -30,6 +30,8 @@ export interface Keyring {
   jwks(): { keys: PublicJwk[] };
   /** next -> active, active -> previous, previous -> retired, and a new next is staged. */
   rotate(): Promise<{ active: string; previous: string | undefined; next: string }>;
+  /** Resolves once no re-read started beside a signature is running (the node is stopping). */
+  close(): Promise<void>;
 }
 
 const ADVISORY_LOCK = 7_727_002;
@@ -104,6 +106,9 @@ export function createKeyring(deps: { transactions: Transactions; secretKey: Buf
       await reload();
     },
     reload,
+    async close() {
+      await reloading;
+    },
     async sign(payload, options = {}) {
       // Another node or `svc keys rotate` may have promoted a key: every node signs with it within a minute.
       // The re-read runs beside the signature, never inside it: signing often happens in an open transaction.

@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = PgTransaction<
@@ -43,7 +44,14 @@ export interface DatabaseOptions {
   /** An already started PGlite (tests share one per worker); not closed by close(). */
   pglite?: PGlite | undefined;
   poolSize?: number;
+  /** Names the process in the embedded data directory's lock (`svc serve`, …); the CLI command by default. */
+  owner?: string | undefined;
 }
+
+/** How long a request waits for a pooled connection before the database counts as unavailable. */
+export const POOL_CONNECT_TIMEOUT_MS = 3000;
+/** Idle time before TCP keep-alive probes start (the system default is two hours). */
+const KEEPALIVE_IDLE_MS = 10_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { schema } = options;
@@ -52,7 +60,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 20,
       options: `-c search_path=${schema}`,
+      // A request waits at most this long for a connection (a database that does not answer, a full pool),
+      // then fails with 503 instead of hanging (docs/operating.md, Failures).
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      // A connection whose peer vanished without a word (a network partition) is found out by TCP keep-alive.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     });
+    // A connection that breaks (the database restarted, the network was cut) emits 'error', and an 'error' event
+    // nobody listens to ends the process. Idle ones the pool drops and reports on the pool; a checked-out one
+    // (between the statements of a transaction) fails its query, and the pool drops it when it comes back
+    // unqueryable. Both are expected here: the request answers 503 and the pool opens new connections on demand.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
       client.release();
@@ -76,10 +96,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let client = options.pglite;
   const owned = !client;
+  let lock: DataDirLock | undefined;
   if (!client) {
-    const dir = join(options.dataDir ?? './.data', 'pgdata');
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    const dataDir = options.dataDir ?? './.data';
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    lock = await lockDataDir(dataDir, options.owner ?? `svc ${process.argv[2] ?? ''}`.trim());
+    try {
+      client = await openPglite(dataDir);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
   await client.waitReady;
   await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
@@ -98,8 +125,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close: async () => {
       for (const unlisten of unlisteners) await unlisten();
       if (owned) await pglite.close();
+      lock?.release();
     },
   };
+}
+
+/**
+ * PGlite reports a damaged or foreign directory as a bare WebAssembly trap ("unreachable", "Aborted()"): the
+ * operator gets one line naming the directory and what to do instead.
+ */
+async function openPglite(dataDir: string): Promise<PGlite> {
+  const dir = join(dataDir, 'pgdata');
+  try {
+    const client = new PGlite(dir);
+    await client.waitReady;
+    return client;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `DATA_DIR ${dataDir}: the embedded database in ${dir} cannot be opened (${reason.split('\n')[0]}). ` +
+        'Run `svc doctor`; if the files are damaged, move the directory aside and restore it from a backup, ' +
+        'or start afresh with an empty DATA_DIR',
+    );
+  }
 }
 
 /** Rows of a raw statement, whichever driver ran it (node-postgres and PGlite both answer `{ rows }`). */
@@ -129,6 +177,9 @@ interface PreparedRaw {
   execute(): Promise<unknown>;
 }
 
+/** Pause between attempts to reopen a lost LISTEN connection. */
+const LISTEN_RETRY_MS = 1000;
+
 /** A dedicated connection that LISTENs, and comes back after a failure, reporting when delivery is live. */
 async function listenWithReconnect(
   connectionString: string,
@@ -138,15 +189,33 @@ async function listenWithReconnect(
   let closed = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  /** The connection attempt in progress: close waits for it, so no connection opens after close. */
+  let connecting: Promise<void> | undefined;
+  function attempt(): Promise<void> {
+    retry = undefined;
+    const current = connect()
+      .catch(() => undefined)
+      .finally(() => {
+        if (connecting === current) connecting = undefined;
+      });
+    connecting = current;
+    return current;
+  }
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString });
+    // Keep-alive matters most here: this connection only listens, so nothing else would notice it is dead.
+    const next = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    });
     next.on('notification', (message) => handlers.message(message.payload ?? ''));
     const lost = () => {
       if (client !== next) return;
       client = undefined;
       handlers.status(false);
       next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      if (!closed) retry = setTimeout(attempt, LISTEN_RETRY_MS);
     };
     next.on('error', lost);
     next.on('end', lost);
@@ -154,19 +223,26 @@ async function listenWithReconnect(
       await next.connect();
       await next.query(`LISTEN ${channel}`);
     } catch (error) {
-      await next.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      // Not awaited: ending a client whose connection failed while opening can wait forever for an 'end' that
+      // already happened, and the next attempt must be scheduled whatever it does.
+      next.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(attempt, LISTEN_RETRY_MS);
       throw error;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
     }
     client = next;
     handlers.status(true);
   }
   handlers.status(false);
-  await connect().catch(() => undefined);
+  await attempt();
   return {
     async close() {
       closed = true;
-      if (retry) clearTimeout(retry);
+      clearTimeout(retry);
+      await connecting;
       const current = client;
       client = undefined;
       await current?.end().catch(() => undefined);

@@ -8,6 +8,13 @@ export {
   rows,
   type Tx,
 } from './database.js';
-export { migrate } from './migrate.js';
+export { migrate, pendingMigrations } from './migrate.js';
 export { spendOnce, takeOnce } from './spend.js';
-export { afterCommit, createTransactions, type Transactions } from './transactions.js';
+export {
+  type AuthStateBarrier,
+  afterCommit,
+  createTransactions,
+  type OpenedBarrier,
+  type Transactions,
+} from './transactions.js';
+export { DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailableReason } from './unavailable.js';

@@ -20,7 +20,8 @@ function readJournal(): JournalEntry[] {
  * Applies the committed drizzle-kit migrations in order, once each, into the configured schema, then
  * (re)asserts tenant isolation. drizzle-kit writes foreign keys as `"public"."table"`; the runner points them
  * at the target schema, so one set of migrations serves any schema (tests give each file its own).
- * Concurrent starts are serialized by an advisory lock.
+ * Concurrent starts, and `svc migrate` beside running nodes, are serialized by a transaction-scoped advisory lock
+ * (one key for every schema: the app role is created once per cluster); a waiting runner then finds the work done.
  */
 export async function migrate(database: Database): Promise<string[]> {
   const { db, schema } = database;
@@ -46,6 +47,23 @@ export async function migrate(database: Database): Promise<string[]> {
     await ensureTenantIsolation(tx as Tx, schema);
   });
   return applied;
+}
+
+/** The committed migrations not yet applied to the configured schema (all of them on an empty database). */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const { db, schema } = database;
+  const table = await rows<{ found: string | null }>(
+    db,
+    sql`select to_regclass(${`"${schema}".svc_migrations`})::text as found`,
+  );
+  const done = table[0]?.found
+    ? new Set(
+        (await rows<{ tag: string }>(db, sql.raw(`select tag from "${schema}".svc_migrations`))).map((r) => r.tag),
+      )
+    : new Set<string>();
+  return readJournal()
+    .map((entry) => entry.tag)
+    .filter((tag) => !done.has(tag));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { APP_ROLE, type Db, type Queryable, type Tx } from './database.js';
+import { APP_ROLE, type Db, type Queryable, rows, type Tx } from './database.js';
 
 type Hook = () => void | Promise<void>;
 const afterCommitHooks = new WeakMap<Tx, Hook[]>();
@@ -43,20 +43,58 @@ export interface Transactions {
    * transaction that never entered one): local caches of tenant state drop what the commit may have changed.
    */
   onCommit(listener: (tenantIds: ReadonlySet<string>) => void): void;
+  /**
+   * A transaction that changed auth state (the triggers of migrations 0001 and 0014 mark it, migration 0019)
+   * also notifies a barrier marker before it commits, and waits for the barrier after it, before its caller
+   * goes on: a revocation is answered only once every node has heard of it (docs/decisions.md, "Revocation
+   * across nodes"). Without a registered barrier nothing is read.
+   */
+  onAuthStateCommit(barrier: AuthStateBarrier): void;
+}
+
+/** How a transaction that changed auth state makes sure every node heard of it (kernel/auth/state-cache.ts). */
+export interface AuthStateBarrier {
+  channel: string;
+  open(): OpenedBarrier;
+}
+
+export interface OpenedBarrier {
+  /** What to notify on the channel, inside the transaction. */
+  payload: string;
+  /** After the commit: resolves once every node heard it, or after a bound; never fails. */
+  wait(): Promise<void>;
+  /** The transaction changed no auth state or did not commit. */
+  abandon(): void;
 }
 
 export function createTransactions(db: Db): Transactions {
   const commitListeners: Array<(tenantIds: ReadonlySet<string>) => void> = [];
+  let authStateBarrier: AuthStateBarrier | undefined;
   async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string): Promise<T> {
     const hooks: Hook[] = [];
     const tenants = new Set<string>();
-    const result = await db.transaction(async (tx) => {
-      afterCommitHooks.set(tx as Tx, hooks);
-      enteredTenants.set(tx as Tx, tenants);
-      if (tenantId) await enterTenant(tx as Tx, tenantId);
-      return work(tx as Tx);
-    });
+    let barrier: OpenedBarrier | undefined;
+    let changedAuthState = false;
+    let result: T;
+    try {
+      result = await db.transaction(async (tx) => {
+        afterCommitHooks.set(tx as Tx, hooks);
+        enteredTenants.set(tx as Tx, tenants);
+        if (tenantId) await enterTenant(tx as Tx, tenantId);
+        const value = await work(tx as Tx);
+        if (authStateBarrier) {
+          barrier = authStateBarrier.open();
+          changedAuthState = await notifyBarrierIfChanged(tx as Tx, authStateBarrier.channel, barrier.payload);
+        }
+        return value;
+      });
+    } catch (error) {
+      barrier?.abandon();
+      throw error;
+    }
     for (const listener of commitListeners) listener(tenants);
+    if (changedAuthState) await barrier?.wait();
+    else barrier?.abandon();
     for (const hook of hooks) {
       try {
         await hook();
@@ -76,8 +114,24 @@ export function createTransactions(db: Db): Transactions {
     enterTenant,
     systemRead: (work) => work(db),
     systemWrite: (work) => work(db),
+    onAuthStateCommit: (barrier) => {
+      authStateBarrier = barrier;
+    },
     onCommit: (listener) => {
       commitListeners.push(listener);
     },
   };
+}
+
+/**
+ * One statement: whether an auth-state trigger fired in this transaction (the transaction-local setting of
+ * migration 0019) and, if one did, the barrier marker, notified after the triggers' own notifications.
+ */
+async function notifyBarrierIfChanged(tx: Tx, channel: string, payload: string): Promise<boolean> {
+  const [row] = await rows<{ changed: boolean }>(
+    tx,
+    sql`select changed, case when changed then pg_notify(${channel}, ${payload}) end as notified
+        from (select current_setting('svc.auth_state_changed', true) is not distinct from 'on' as changed) flag`,
+  );
+  return row?.changed === true;
 }

@@ -51,8 +51,13 @@ export function createLiveStream(options: { redisUrl?: string | undefined; chann
     },
     async close() {
       local.removeAllListeners();
-      publisher.disconnect();
-      subscriber.disconnect();
+      // QUIT when connected, so close resolves once Redis has let go of both connections (as the limiter does).
+      await Promise.all([publisher, subscriber].map(quit));
     },
   };
+}
+
+async function quit(client: Redis): Promise<void> {
+  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+  else client.disconnect();
 }

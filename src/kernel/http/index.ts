@@ -12,4 +12,6 @@ export {
 } from './errors.js';
 export { jsonDepth, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
 export { BODY_LIMIT_BYTES, describeValidation, registerHttpKernel } from './plugin.js';
+export { MALFORMED_TEXT, malformedTextAt } from './text-rule.js';
+export { type TrustProxy, trustProxyOf } from './trust-proxy.js';
 export { schemaController } from './validation.js';

@@ -1,7 +1,9 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailableReason } from '../db/unavailable.js';
 import { HttpError, OAuthError, ScimError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { registerTextRule } from './text-rule.js';
 
 export const BODY_LIMIT_BYTES = 1_000_000;
 
@@ -106,6 +108,7 @@ export function registerHttpKernel(app: FastifyInstance): void {
 
   drainHandlersOnClose(app);
   closeConnectionsOnClose(app);
+  registerTextRule(app);
 
   // An unknown path answers before its body is read: oversized or malformed bodies change nothing, so a
   // dormant surface (refused in onRequest too) is indistinguishable from a path that does not exist.
@@ -158,6 +161,16 @@ export function registerHttpKernel(app: FastifyInstance): void {
     }
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       return reply.code(fastifyError.statusCode).send({ detail: fastifyError.message });
+    }
+    const unavailable = databaseUnavailableReason(error);
+    if (unavailable) {
+      // The connection failed or was lost: the transaction rolled back (or, when only its acknowledgement was
+      // lost, committed whole), and the same request can succeed once the database is back.
+      request.log.warn({ reason: unavailable }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send({ detail: 'Service temporarily unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: 'Internal server error' });

@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { type Database, rows } from '../db/index.js';
+import { type Database, pendingMigrations } from '../db/index.js';
 
 /** Each probe's own bound: a load balancer's readiness check must answer well inside its timeout. */
 const CHECK_TIMEOUT_MS = 1000;
-
-const JOURNAL = new URL('../../../migrations/meta/_journal.json', import.meta.url);
 
 export type CheckName = 'database' | 'migrations' | 'redis' | 'signing_keys';
 
@@ -46,9 +43,6 @@ export function createReadiness(deps: {
   logger: { warn(obj: object, msg: string): void };
 }): Readiness {
   const { database } = deps;
-  const known = (JSON.parse(readFileSync(JOURNAL, 'utf8')) as { entries: Array<{ tag: string }> }).entries.map(
-    (entry) => entry.tag,
-  );
   // Migrations are never undone: once current, always current for this build.
   let migrationsCurrent = false;
   // Its own connection, opened at the first probe: the limiter's client reports failures by failing closed.
@@ -70,12 +64,7 @@ export function createReadiness(deps: {
 
   async function migrationsCheck(): Promise<string> {
     if (migrationsCurrent) return 'ok';
-    const applied = await withTimeout(
-      rows<{ tag: string }>(database.db, sql.raw(`select tag from "${database.schema}".svc_migrations`)),
-      'the database',
-    );
-    const done = new Set(applied.map((row) => row.tag));
-    const pending = known.filter((tag) => !done.has(tag));
+    const pending = await withTimeout(pendingMigrations(database), 'the database');
     if (pending.length > 0) return `pending: ${pending.join(', ')}`;
     migrationsCurrent = true;
     return 'ok';

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import { addMs, type Clock, hours, minutes } from '../../kernel/clock.js';
 import { hashPassword, randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
@@ -43,14 +44,16 @@ export function createAccountLinks(deps: {
   logger: Logger;
   sessions: Pick<SessionService, 'revokeAllOfUser'>;
   revocation: RevocationCascade;
+  afterAnswer: AfterAnswer;
 }) {
-  const { config, transactions, events, limiter, mailer, clock, logger, sessions, revocation } = deps;
+  const { config, transactions, events, limiter, mailer, clock, logger, sessions, revocation, afterAnswer } = deps;
 
   /** Mail leaves after the answer: its delivery time must not tell a caller whether the address exists. */
   function sendLater(to: string, subject: string, text: string): void {
-    void mailer.send({ to, subject, text }).catch((error: Error) => {
-      logger.warn({ err: error.message }, 'account mail not delivered');
-    });
+    afterAnswer.run(
+      () => mailer.send({ to, subject, text }),
+      (error) => logger.warn({ err: error.message }, 'account mail not delivered'),
+    );
   }
 
   async function issueLink(
@@ -81,10 +84,16 @@ export function createAccountLinks(deps: {
       'If you did not create an account, ignore this message.',
     ].join('\n');
 
-  /** Both silent budgets, per address and per source IP; false once either is spent. */
+  /**
+   * Both silent budgets, per address and per source IP; false once either is spent. The address budget is the
+   * account's (keyed on its id, issue 17), or, for an address nobody registered, its normalized spelling: spent
+   * alike, so probing costs the same.
+   */
   async function mayMail(email: string, ip: string): Promise<boolean> {
+    const emailKey = emailKeyOf(email);
+    const user = await transactions.systemRead((q) => store.userByEmail(q, emailKey));
     const [byAddress, byIp] = await Promise.all([
-      limiter.consume(MAIL_PER_ADDRESS, emailKeyOf(email)),
+      limiter.consume(MAIL_PER_ADDRESS, user ? `account:${user.id}` : `unresolved:${emailKey}`),
       limiter.consume(MAIL_PER_IP, ip),
     ]);
     return byAddress.allowed && byIp.allowed;
@@ -137,9 +146,10 @@ export function createAccountLinks(deps: {
 
     /** Part A 4.1 `POST /auth/resend-verification`: 202 always; a link goes only to an unverified account. */
     resendVerification(email: string, ip: string): void {
-      void resendNow(email, ip).catch((error: Error) => {
-        logger.warn({ err: error.message }, 'verification resend failed');
-      });
+      afterAnswer.run(
+        () => resendNow(email, ip),
+        (error) => logger.warn({ err: error.message }, 'verification resend failed'),
+      );
     },
 
     /**
@@ -148,33 +158,36 @@ export function createAccountLinks(deps: {
      */
     forgotPassword(email: string, ip: string): void {
       if (!config.flags.passwordResetEnabled) throw forbidden(PASSWORD_RESET_CLOSED);
-      void (async () => {
-        if (!(await mayMail(email, ip))) return;
-        const mail = await transactions.system(async (tx) => {
-          const user = await store.userByEmail(tx, emailKeyOf(email));
-          if (user?.status !== 'active') return undefined;
-          const tenantId = await users.homeTenantOf(tx, user.id);
-          const token = await issueLink(tx, {
-            userId: user.id,
-            email: user.email,
-            tenantId,
-            purpose: 'reset_password',
+      afterAnswer.run(
+        async () => {
+          if (!(await mayMail(email, ip))) return;
+          const mail = await transactions.system(async (tx) => {
+            const user = await store.userByEmail(tx, emailKeyOf(email));
+            if (user?.status !== 'active') return undefined;
+            const tenantId = await users.homeTenantOf(tx, user.id);
+            const token = await issueLink(tx, {
+              userId: user.id,
+              email: user.email,
+              tenantId,
+              purpose: 'reset_password',
+            });
+            return { to: user.email, token };
           });
-          return { to: user.email, token };
-        });
-        if (!mail) return;
-        sendLater(
-          mail.to,
-          'Reset your password',
-          [
-            'Choose a new password by opening this link (valid for 30 minutes, usable once):',
-            '',
-            `${config.baseUrl}/reset-password?token=${mail.token}`,
-            '',
-            'If you did not ask for this, ignore this message: your password stays as it is.',
-          ].join('\n'),
-        );
-      })().catch((error: Error) => logger.warn({ err: error.message }, 'password reset request failed'));
+          if (!mail) return;
+          sendLater(
+            mail.to,
+            'Reset your password',
+            [
+              'Choose a new password by opening this link (valid for 30 minutes, usable once):',
+              '',
+              `${config.baseUrl}/reset-password?token=${mail.token}`,
+              '',
+              'If you did not ask for this, ignore this message: your password stays as it is.',
+            ].join('\n'),
+          );
+        },
+        (error) => logger.warn({ err: error.message }, 'password reset request failed'),
+      );
     },
 
     /**

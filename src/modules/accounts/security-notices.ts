@@ -1,3 +1,4 @@
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import type { Clock } from '../../kernel/clock.js';
 import { afterCommit, type Tx } from '../../kernel/db/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
@@ -13,6 +14,7 @@ export function createSecurityNotices(deps: {
   mailer: Mailer;
   clock: Clock;
   logger: { warn(obj: object, msg: string): void };
+  afterAnswer: AfterAnswer;
 }) {
   return async function notify(tx: Tx, userId: string, subject: string, change: string): Promise<void> {
     const to = (await store.userById(tx, userId))?.email;
@@ -21,9 +23,10 @@ export function createSecurityNotices(deps: {
       `${change}\n\nWhen: ${deps.clock.now().toISOString()}\n\n` +
       `If this was not you, change your password at ${deps.config.baseUrl} and sign out everywhere at once.\n`;
     afterCommit(tx, () => {
-      void deps.mailer.send({ to, subject, text }).catch((error: Error) => {
-        deps.logger.warn({ err: error.message }, 'security notice not delivered');
-      });
+      deps.afterAnswer.run(
+        () => deps.mailer.send({ to, subject, text }),
+        (error) => deps.logger.warn({ err: error.message }, 'security notice not delivered'),
+      );
     });
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import type { Population, Principal } from '../../kernel/auth/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import { hashPassword, verifyNothing, verifyPassword } from '../../kernel/crypto/index.js';
@@ -46,6 +47,18 @@ export const LOGIN_THROTTLED_EVENT: LimitPolicy = { name: 'login-throttled-event
 const INVALID_CREDENTIALS = 'Invalid credentials';
 
 export const emailKeyOf = (email: string) => email.trim().toLowerCase();
+/** Organization slugs are stored lowercase; a typed one is compared (and throttled) trimmed and lowercased. */
+export const slugKeyOf = (slug: string) => slug.trim().toLowerCase();
+
+/**
+ * Issue 17: the per-account sign-in budget is keyed on the resolved organization and account ids, never on what
+ * was typed, so no spelling (` org-b`, `ORG-B`) buys a fresh budget. A pair that resolves to nobody is keyed on
+ * its normalized spelling, which spends and refuses exactly like a known account (Part A 7: an unknown account
+ * must look the same), and can never collide with an id pair.
+ */
+function loginThrottleKey(subject: { tenantId: string; userId: string } | undefined, slug: string, email: string) {
+  return subject ? `member:${subject.tenantId}:${subject.userId}` : `unresolved:${slug}:${email}`;
+}
 
 /** Unique-constraint violations from a concurrent insert: the loser answers like the check would have. */
 const isUniqueViolation = (error: unknown) =>
@@ -81,6 +94,8 @@ export function createAccountService(deps: {
   settings: SettingsService;
   logger: { warn(obj: object, msg: string): void };
   metrics?: Pick<Metrics, 'signIn'>;
+  /** Work after the answer (failure records, mail): the node waits for it when it stops. */
+  afterAnswer: AfterAnswer;
 }) {
   const { config, transactions, organizations, sessions, events, limiter, clock, settings } = deps;
   deps.personalData.add(accountPersonalData({ clock, sessions, revocation: deps.revocation }));
@@ -192,22 +207,26 @@ export function createAccountService(deps: {
       input: { email: string; password: string; tenantSlug: string },
       context: RequestContext,
     ): Promise<SignInResult> {
-      const accountKey = `${input.tenantSlug.toLowerCase()}:${emailKeyOf(input.email)}`;
-      const [byIp, byAccount] = await Promise.all([
+      // Normalized once, here, as the lookup compares them: every spelling of one account is one account.
+      const tenantSlug = slugKeyOf(input.tenantSlug);
+      const emailKey = emailKeyOf(input.email);
+      const [byIp, subject] = await Promise.all([
         limiter.peek(LOGIN_FAILURES_PER_IP, context.ip),
-        limiter.peek(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
+        transactions.systemRead((q) => signInSubject(q, { tenantSlug, emailKey })),
       ]);
-      const subject = await transactions.systemRead((q) =>
-        signInSubject(q, { tenantSlug: input.tenantSlug, emailKey: emailKeyOf(input.email) }),
-      );
+      const accountKey = loginThrottleKey(subject, tenantSlug, emailKey);
+      const byAccount = await limiter.peek(LOGIN_FAILURES_PER_ACCOUNT, accountKey);
       if (!byIp.allowed || !byAccount.allowed) {
         // Not awaited either: a throttled known account must answer as fast as a throttled unknown one.
         if (subject && !byAccount.allowed) {
-          void (async () => {
-            if ((await limiter.consume(LOGIN_THROTTLED_EVENT, accountKey)).allowed) {
-              await this.recordThrottled(subject.tenantId, subject.userId);
-            }
-          })().catch((error: Error) => deps.logger.warn({ err: error.message }, 'login throttle event not recorded'));
+          deps.afterAnswer.run(
+            async () => {
+              if ((await limiter.consume(LOGIN_THROTTLED_EVENT, accountKey)).allowed) {
+                await this.recordThrottled(subject.tenantId, subject.userId);
+              }
+            },
+            (error) => deps.logger.warn({ err: error.message }, 'login throttle event not recorded'),
+          );
         }
         deps.metrics?.signIn('pwd', 'throttled');
         throw throttled(byIp.allowed ? byAccount : byIp);
@@ -222,8 +241,13 @@ export function createAccountService(deps: {
           limiter.consume(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
         ]);
         // Not awaited: the answer must take as long for an unknown account as for a known one.
-        if (subject) void this.recordFailure(subject.tenantId, subject.userId).catch(() => undefined);
         deps.metrics?.signIn('pwd', 'failure');
+        if (subject) {
+          deps.afterAnswer.run(
+            () => this.recordFailure(subject.tenantId, subject.userId),
+            (error) => deps.logger.warn({ err: error.message }, 'login failure not recorded'),
+          );
+        }
         throw unauthorized(INVALID_CREDENTIALS);
       }
       // Checked only after the password verifies, so it reveals nothing to a guesser; owners pass (break-glass).
@@ -254,7 +278,7 @@ export function createAccountService(deps: {
       const budget = await limiter.consume(SIGNUP_PER_IP, context.ip);
       if (!budget.allowed) throw throttled(budget);
       assertStrongPassword(input.password);
-      const slug = input.tenantSlug.trim().toLowerCase();
+      const slug = slugKeyOf(input.tenantSlug);
       const open = await transactions.system(async (tx) => {
         const tenant = await users.tenantBySlug(tx, slug);
         if (!tenant || tenant.quarantined) return undefined;
@@ -340,7 +364,7 @@ export function createAccountService(deps: {
       assertStrongPassword(input.password);
       const passwordHash = await hashPassword(input.password);
       return transactions.system(async (tx) => {
-        if (await organizations.platformOperator(tx)) {
+        if (await organizations.platformOperator(tx, { lock: true })) {
           throw conflict('A platform-operator organization already exists');
         }
         const email = input.email.trim();

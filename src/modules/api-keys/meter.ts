@@ -165,10 +165,13 @@ export function createUsageMeter(deps: {
       timer.unref();
     },
 
+    /** Stops the timer and writes what is left; resolves once no write of the meter is running. */
     async close(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = undefined;
-      await sync().catch(() => undefined);
+      // A round already running may have taken its snapshot before the latest counts.
+      if (inflight) await inflight.catch(() => undefined);
+      if (pending.size > 0 || used.size > 0) await sync().catch(() => undefined);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import { addMs, type Clock, days } from '../../kernel/clock.js';
 import { randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
 import type { Transactions } from '../../kernel/db/index.js';
@@ -49,6 +50,7 @@ export function createEarlyAccessService(deps: {
   dns: Dns;
   clock: Clock;
   logger: { warn(obj: object, msg: string): void };
+  afterAnswer: AfterAnswer;
 }) {
   const { config, transactions, events, limiter, mailer, dns, clock, logger } = deps;
 
@@ -124,9 +126,10 @@ export function createEarlyAccessService(deps: {
             'If you did not ask for this, ignore this message and nothing more will be sent.',
           ].join('\n');
       // After the answer: delivery time must not tell a repeat address from a new one.
-      void mailer
-        .send({ to: email, subject: 'Your early-access request', text })
-        .catch((error: Error) => logger.warn({ err: error.message }, 'early-access mail not delivered'));
+      deps.afterAnswer.run(
+        () => mailer.send({ to: email, subject: 'Your early-access request', text }),
+        (error) => logger.warn({ err: error.message }, 'early-access mail not delivered'),
+      );
     },
 
     /** Confirms the address with the mailed link (double opt-in); 400 when invalid, used or expired. */

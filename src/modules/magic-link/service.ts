@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import type { Population } from '../../kernel/auth/index.js';
 import { addMs, type Clock, minutes } from '../../kernel/clock.js';
 import { randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
@@ -57,14 +58,23 @@ export function createMagicLinkService(deps: {
   /** Finishes the sign-in with amr `mlink`: tokens, or an MFA challenge when TOTP is enrolled. */
   signIn: SignIn;
   logger: { warn(obj: object, msg: string): void };
+  afterAnswer: AfterAnswer;
 }) {
   const { config, transactions, events, clock, limiter, mailer, settings, logger } = deps;
   deps.personalData.add(magicLinkPersonalData());
 
-  /** Both silent budgets; false once either is spent. Spent for unknown subjects too, so probing costs alike. */
+  /**
+   * Both silent budgets; false once either is spent. Spent for unknown subjects too, so probing costs alike. The
+   * per-address budget is keyed on the resolved organization and account (issue 17), or on the normalized
+   * spelling of a pair that resolves to nobody.
+   */
   async function mayIssue(emailKey: string, slug: string, ip: string): Promise<boolean> {
+    const subject = await transactions.systemRead((q) => signInSubject(q, { tenantSlug: slug, emailKey }));
     const [byAddress, byIp] = await Promise.all([
-      limiter.consume(MAGIC_LINK_PER_ADDRESS, `${slug}:${emailKey}`),
+      limiter.consume(
+        MAGIC_LINK_PER_ADDRESS,
+        subject ? `member:${subject.tenantId}:${subject.userId}` : `unresolved:${slug}:${emailKey}`,
+      ),
       limiter.consume(MAGIC_LINK_PER_IP, ip),
     ]);
     return byAddress.allowed && byIp.allowed;
@@ -132,9 +142,10 @@ export function createMagicLinkService(deps: {
      * and an organization with `auth.magic_link_enabled` off. The work (budgets, look-up, link, mail) runs after.
      */
     requestLink(input: { email: string; tenantSlug: string }, ip: string): void {
-      void issueNow(input.email, input.tenantSlug, ip).catch((error: Error) => {
-        logger.warn({ err: error.message }, 'magic link not issued');
-      });
+      deps.afterAnswer.run(
+        () => issueNow(input.email, input.tenantSlug, ip),
+        (error) => logger.warn({ err: error.message }, 'magic link not issued'),
+      );
     },
 
     /**

@@ -92,6 +92,21 @@ export function redirectTo(uri: string, params: Record<string, string | null | u
 }
 
 /**
+ * OIDC Core 6.1 and 6.2: discovery says `request_parameter_supported` and `request_uri_parameter_supported` are
+ * false, so a request object is refused, never ignored: its claims (another scope, redirect URI or nonce) may be
+ * what the client means, and answering the query parameters alone would act on a request nobody made.
+ */
+function requestObjectRefusal(params: Record<string, string>): RedirectedError | undefined {
+  if (params.request !== undefined) {
+    return new RedirectedError('request_not_supported', 'Request objects (the request parameter) are not supported');
+  }
+  if (params.request_uri !== undefined) {
+    return new RedirectedError('request_uri_not_supported', 'The request_uri parameter is not supported');
+  }
+  return undefined;
+}
+
+/**
  * The authorization endpoint (Part A 4.14, RFC 6749 section 4.1, OIDC Core 3.1.2) as ordered checks: the
  * address's floor, the client and the redirect URI (unproven: 400, no redirect), the client's allowance, then
  * every parameter rule (refused on the redirect URI), then the decision: sign-in page, consent page, or code.
@@ -122,6 +137,9 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
     run(context) {
       const given = context.params.redirect_uri;
       if (given === undefined || !context.client.redirectUris.includes(given)) {
+        // A request object's redirect URI is never read (OIDC Core 6.1, 6.2): say why, but not on any redirect.
+        const unsupported = requestObjectRefusal(context.params);
+        if (unsupported) throw new UnprovenRequest(unsupported.error, unsupported.description);
         throw new UnprovenRequest(
           'invalid_request',
           'redirect_uri is missing or is not exactly one of the redirect URIs registered for this client',
@@ -153,6 +171,15 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
       if (params.__invalid !== undefined) {
         throw new RedirectedError('invalid_request', 'A parameter is sent more than once or is too long');
       }
+    },
+  };
+
+  /** OIDC Core 6.1, 6.2: refused on the redirect URI, once client and redirect URI are proven. */
+  const requestObject: Check<AuthorizeContext> = {
+    name: 'requestObject',
+    run({ params }) {
+      const unsupported = requestObjectRefusal(params);
+      if (unsupported) throw unsupported;
     },
   };
 
@@ -286,6 +313,7 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
   const PROVEN: ReadonlyArray<Check<AuthorizeContext>> = [throttleIp, identifyClient, matchRedirectUri, throttleClient];
   const PARAMETERS: ReadonlyArray<Check<AuthorizeContext>> = [
     singleValues,
+    requestObject,
     clientMayAuthorize,
     responseType,
     scope,

@@ -19,7 +19,7 @@ const GRANT_TYPE = 'client_credentials';
 /** `oauth.token_issued` for client_credentials: once per client, source address and clock hour. */
 const ISSUANCE_RECORDED: LimitPolicy = { name: 'oauth-cc-issuance-recorded', points: 1, durationSeconds: 3600 };
 
-interface ClientCredentialsContext extends GrantRequest {
+export interface ClientCredentialsContext extends GrantRequest {
   scopes: string[];
   /** The single RFC 8707 resource asked for, if any. */
   resource: string | undefined;
@@ -28,7 +28,7 @@ interface ClientCredentialsContext extends GrantRequest {
 const unauthorizedClient = (description: string) => new OAuthError('unauthorized_client', description);
 
 /** Part A 4.14: client_credentials is for confidential clients only (a public client cannot keep a secret). */
-const confidentialOnly: Check<ClientCredentialsContext> = {
+export const confidentialOnly: Check<ClientCredentialsContext> = {
   name: 'confidentialOnly',
   run({ client }) {
     if (client.clientType !== 'confidential') {
@@ -38,36 +38,34 @@ const confidentialOnly: Check<ClientCredentialsContext> = {
 };
 
 /**
- * Part A 4.14, scopes capped to the registered set: an absent `scope` grants the whole registered set; a scope
- * outside it refuses the request (`invalid_scope`, RFC 6749 section 5.2) rather than being dropped silently.
- * Space-separated (section 3.3); a value repeated counts once, in the order asked.
+ * Part A 4.14, "capped to the client's registered set": the grant is the intersection of what was asked and what
+ * is registered, and the answer names it (RFC 6749 section 5.1: `scope` is required when it differs from the
+ * request). An absent `scope` grants the whole registered set; only a request none of whose scopes is registered
+ * is refused (`invalid_scope`, section 5.2), since no token could carry anything it asked for. Space-separated
+ * (section 3.3); a value repeated counts once, in the order asked.
  */
-const grantedScope: Check<ClientCredentialsContext> = {
+export const grantedScope: Check<ClientCredentialsContext> = {
   name: 'grantedScope',
   run(context) {
     const registered = context.client.scopes;
-    const asked = context.params.scope;
-    if (asked === undefined) {
+    const asked = [...new Set((context.params.scope ?? '').split(' ').filter(Boolean))];
+    if (asked.length === 0) {
       context.scopes = [...registered];
       return;
     }
-    const scopes = [...new Set(asked.split(' ').filter(Boolean))];
-    if (scopes.length === 0) {
-      context.scopes = [...registered];
-      return;
-    }
-    if (scopes.some((scope) => !registered.includes(scope))) {
+    const granted = asked.filter((scope) => registered.includes(scope));
+    if (granted.length === 0) {
       throw new OAuthError(
         'invalid_scope',
-        `The requested scope exceeds the client's registered scopes (${registered.join(' ')})`,
+        `None of the requested scopes is registered for this client (${registered.join(' ')})`,
       );
     }
-    context.scopes = scopes;
+    context.scopes = granted;
   },
 };
 
 /** RFC 8707: one resource per request here; several are refused rather than merged into one audience. */
-const singleResource: Check<ClientCredentialsContext> = {
+export const singleResource: Check<ClientCredentialsContext> = {
   name: 'singleResource',
   run(context) {
     if (context.resources.length > 1) {

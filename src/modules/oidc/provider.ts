@@ -1,3 +1,4 @@
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import {
   type AccessClaims,
   type AccessTokens,
@@ -96,6 +97,7 @@ export interface OpenIdProviderDeps {
   personalData: PersonalDataRegistry;
   logger: { warn(obj: object, msg: string): void };
   metrics?: Pick<Metrics, 'tokenIssued'>;
+  afterAnswer: AfterAnswer;
 }
 
 /**
@@ -125,7 +127,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
   const authorizeEndpoint = createAuthorizeEndpoint({ transactions, events, clock, limits, pendingRequests, clients });
   const grantDeps = { transactions, events, clock, accessTokens, idTokens, sessions };
   const tokenEndpoint = createTokenEndpoint({
-    ...{ transactions, events, clock, accessTokens, dpop, logger: deps.logger },
+    ...{ transactions, events, clock, accessTokens, dpop, logger: deps.logger, afterAnswer: deps.afterAnswer },
     limiter: deps.limiter,
     metrics: deps.metrics,
     clients,

@@ -348,7 +348,7 @@ export async function grantsOfMember(q: Queryable, tenantId: string, userId: str
 /**
  * Queues the back-channel logouts of an account's grants in every organization, minted under `previousEpoch`.
  * Row-level security hides other organizations from the caller's transaction, so a SECURITY DEFINER function
- * (migration 0020) does it: the one cross-organization write of the cascade.
+ * (migration 0021) does it: the one cross-organization write of the cascade.
  */
 export async function queueAccountBackchannelLogouts(q: Queryable, userId: string, previousEpoch: number, now: Date) {
   await q.execute(

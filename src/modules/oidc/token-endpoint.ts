@@ -1,3 +1,4 @@
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import { type AccessTokens, DpopError, type DpopVerifier } from '../../kernel/auth/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
@@ -86,6 +87,7 @@ export interface TokenEndpointDeps {
   accessTokens: AccessTokens;
   dpop: DpopVerifier;
   logger: { warn(obj: object, msg: string): void };
+  afterAnswer: AfterAnswer;
   clients: ClientDirectory;
   /** OIDC_ISSUER: discovery advertises this endpoint under it, so proofs name it there (`htu`). */
   issuer: string;
@@ -249,8 +251,9 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       }
       // Not awaited: the answer must take as long for an unknown client as for a known one (Part A 7).
       if (client) {
-        void recordFailure(client, credentials, failure).catch((error: Error) =>
-          logger.warn({ err: error.message }, 'client authentication failure not recorded'),
+        deps.afterAnswer.run(
+          () => recordFailure(client, credentials, failure),
+          (error) => logger.warn({ err: error.message }, 'client authentication failure not recorded'),
         );
       }
       throw invalidClient();

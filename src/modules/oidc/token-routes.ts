@@ -27,7 +27,7 @@ const TokenForm = Type.Object(
     client_id: Param('The client id, when HTTP Basic is not used'),
     client_secret: Param('The client secret, when HTTP Basic is not used (never both)'),
     scope: Param(
-      "client_credentials: a subset of the client's registered scopes (default: all); refresh_token: a subset of the grant's (narrowing only)",
+      "client_credentials: capped to the client's registered scopes (default: all; none registered is invalid_scope); refresh_token: a subset of the grant's (narrowing only)",
     ),
     resource: Param('RFC 8707 resource identifier registered and enabled in the organization; at most one'),
   },
@@ -73,7 +73,8 @@ const AuthorizeQuery = Type.Object(
 const AUTHORIZE_DESCRIPTION =
   'Part A 4.14. Answers a redirect: to the hosted `/login` or `/consent` page, or to the redirect URI with `code` ' +
   'and `state`, or with `error`, `error_description` and `state` (invalid_request, unsupported_response_type, ' +
-  'invalid_scope, unauthorized_client, access_denied, login_required, consent_required, invalid_target). An ' +
+  'invalid_scope, unauthorized_client, access_denied, login_required, consent_required, invalid_target, ' +
+  'request_not_supported, request_uri_not_supported). An ' +
   'unknown client or a redirect URI not registered exactly answers 400 with an RFC 6749 error body and never ' +
   'redirects; 429 when the per-client or per-address allowance is spent.';
 

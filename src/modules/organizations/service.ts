@@ -73,7 +73,7 @@ export function createOrganizationService(deps: {
       });
       return tenant;
     },
-    platformOperator: (q: Queryable) => store.platformOperatorTenant(q),
+    platformOperator: (q: Queryable, options?: { lock?: boolean }) => store.platformOperatorTenant(q, options),
     tenant: (tx: Tx, tenantId: string) => store.tenantById(tx, tenantId),
     async planCode(tx: Tx, tenantId: string): Promise<string | undefined> {
       return (await store.tenantById(tx, tenantId))?.plan;

@@ -22,7 +22,15 @@ export async function tenantNameOrSlugTaken(q: Queryable, nameKey: string, slug:
   return Boolean(taken);
 }
 
-export async function platformOperatorTenant(q: Queryable): Promise<TenantRow | undefined> {
+/**
+ * With `lock`, first waits for any other transaction about to create the platform-operator organization: nodes
+ * that bootstrap by environment start together, and the check-then-create must run one at a time.
+ */
+export async function platformOperatorTenant(
+  q: Queryable,
+  options: { lock?: boolean } = {},
+): Promise<TenantRow | undefined> {
+  if (options.lock) await q.execute(sql`select pg_advisory_xact_lock(hashtext('svc:platform-operator'))`);
   const [row] = await q.select().from(tenants).where(eq(tenants.isPlatformOperator, true)).limit(1);
   return row;
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
@@ -32,6 +33,7 @@ export function createPasskeyService(deps: {
   /** Mails the account's owner when a passkey is added or removed. */
   notify: SecurityNotices;
   logger: { warn(obj: object, msg: string): void };
+  afterAnswer: AfterAnswer;
 }) {
   const rp = relyingPartyOf(deps.config);
   deps.personalData.add(passkeyPersonalData());

@@ -4,6 +4,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   verifyAuthenticationResponse,
 } from '@simplewebauthn/server';
+import type { AfterAnswer } from '../../kernel/after-answer.js';
 import { addMs, type Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
@@ -50,6 +51,7 @@ export function createPasskeySignIn(deps: {
   limiter: Limiter;
   signIn: SignIn;
   logger: { warn(obj: object, msg: string): void };
+  afterAnswer: AfterAnswer;
 }) {
   const { rp, transactions, events, clock, limiter } = deps;
 
@@ -188,8 +190,9 @@ export function createPasskeySignIn(deps: {
       );
       if (counterWentBack(credential.counter, info.newCounter)) {
         // Not awaited: the refusal must take as long as any other (Part A 4.3, one generic 401).
-        void recordClone(credential, member, info.newCounter).catch((error: Error) =>
-          deps.logger.warn({ err: error.message }, 'suspected passkey clone not recorded'),
+        deps.afterAnswer.run(
+          () => recordClone(credential, member, info.newCounter),
+          (error) => deps.logger.warn({ err: error.message }, 'suspected passkey clone not recorded'),
         );
         return refuse(context);
       }

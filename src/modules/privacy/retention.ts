@@ -41,7 +41,7 @@ export interface PurgeResult {
   archived: boolean;
 }
 
-function effectivePolicies(stored: store.PolicyRow[]): PolicyView[] {
+export function effectivePolicies(stored: store.PolicyRow[]): PolicyView[] {
   return DATA_CLASSES.map((dataClass) => {
     const row = stored.find((p) => p.dataClass === dataClass);
     if (!row) {

@@ -100,7 +100,7 @@ const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
 /** Attribute names identity providers use (Okta, Entra ID, Google, ADFS, Shibboleth), compared lowercased. */
-const ATTRIBUTES = {
+export const ATTRIBUTES = {
   email: [
     'email',
     'mail',
@@ -134,7 +134,7 @@ const ATTRIBUTES = {
   ],
 };
 
-function attributesOf(assertion: XmlElement): Map<string, string> {
+export function attributesOf(assertion: XmlElement): Map<string, string> {
   const values = new Map<string, string>();
   for (const statement of childrenOf(assertion, NS.assertion, 'AttributeStatement')) {
     for (const attribute of childrenOf(statement, NS.assertion, 'Attribute')) {
@@ -146,7 +146,7 @@ function attributesOf(assertion: XmlElement): Map<string, string> {
   return values;
 }
 
-const first = (values: Map<string, string>, names: string[]) =>
+export const first = (values: Map<string, string>, names: string[]) =>
   names.map((name) => values.get(name)).find((value) => value !== undefined);
 
 const instant = (value: string | undefined): number | undefined => {

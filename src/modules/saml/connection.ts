@@ -39,7 +39,7 @@ export interface SamlConfigView {
 }
 
 /** SAML 2.0 metadata 2.3.2: an entityID is a URI of at most 1024 characters; compared exactly, never normalised. */
-function validEntityId(raw: string): string {
+export function validEntityId(raw: string): string {
   if (raw.length === 0 || raw.length > 1024 || /[\s\p{Cc}]/u.test(raw)) {
     throw unprocessable('idp_entity_id: must be 1 to 1024 characters without white space');
   }
@@ -50,7 +50,7 @@ function validEntityId(raw: string): string {
  * An identity provider endpoint the browser is sent to (never fetched by this service): an absolute https URL
  * without credentials or fragment. A query is kept (some providers name the application in it).
  */
-function validEndpoint(raw: string, field: string): string {
+export function validEndpoint(raw: string, field: string): string {
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { describeValidation, HttpError, parseJsonBody, ScimError } from '../../kernel/http/index.js';
+import { describeValidation, HttpError, MALFORMED_TEXT, parseJsonBody, ScimError } from '../../kernel/http/index.js';
 import { registerScimAdminRoutes } from './admin-routes.js';
 import { etagOf, scimBaseUrl } from './common.js';
 import {
@@ -46,8 +46,10 @@ function scimErrorHandler(error: FastifyError | HttpError | ScimError, request: 
   } else if ((error as FastifyError).validation) {
     const fastifyError = error as FastifyError;
     status = 400;
-    // A body that is not even an object is a syntax error; a query parameter of the wrong type a bad value.
-    scimType = fastifyError.validationContext === 'body' ? 'invalidSyntax' : 'invalidValue';
+    // A body that is not even an object is a syntax error; a query parameter of the wrong type a bad value, and so
+    // is a NUL or an unpaired surrogate anywhere (the kernel's text rule): the JSON itself was well formed.
+    const malformedText = (fastifyError.validation as Array<{ keyword: string }>)[0]?.keyword === MALFORMED_TEXT;
+    scimType = fastifyError.validationContext === 'body' && !malformedText ? 'invalidSyntax' : 'invalidValue';
     detail = describeValidation(
       fastifyError.validation as Parameters<typeof describeValidation>[0],
       fastifyError.validationContext,

@@ -1,0 +1,82 @@
+// The service as bench/peers.mjs and bench/scale.mjs start it: the built launcher (bin/svc.cjs serve
+// --no-workers) on PostgreSQL in its own schema and Redis, like bench/run.mjs (docs/benchmarks.md).
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { baseEnv, freePort, log, postJson, startChild, svcCommand, waitForHttp } from './util.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Starts the service; `schema` is created by it on start (its migrations). Returns `{ handle, base }`. */
+export async function startService({ databaseUrl, redisUrl, schema, secretKey }) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    ...baseEnv(),
+    SVC_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: base,
+    PUBLIC_SIGNUP_ENABLED: 'true',
+    LOG_LEVEL: 'warn',
+    SECRET_KEY: secretKey,
+    // Sign-ups and browsers come from their own 198.18.0.0/15 addresses (RFC 2544) in X-Forwarded-For, so
+    // repeated runs against one Redis do not exhaust per-address budgets. One trusted hop: the right-most
+    // X-Forwarded-For value is the client.
+    TRUST_PROXY: '1',
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+  };
+  if (redisUrl) env.REDIS_URL = redisUrl;
+  log(`starting the service on ${base} (PostgreSQL schema ${schema}${redisUrl ? ', Redis' : ''})`);
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const handle = startChild('svc', process.execPath, [...profile, svcCommand(ROOT), 'serve', '--no-workers'], {
+    cwd: ROOT,
+    env,
+  });
+  await waitForHttp(`${base}/api/v1/openapi.json`, handle);
+  return { handle, base };
+}
+
+/** One organization and its owner over HTTP; returns the login, the owner's token and the organization's id. */
+export async function signUpOrganization(base, runId) {
+  const email = `bench-${runId}@example.com`;
+  const password = `Bench-${randomBytes(12).toString('hex')}!`;
+  const signup = await postJson(
+    `${base}/api/v1/auth/signup`,
+    { email, password, organization_name: `Bench ${runId}` },
+    { 'x-forwarded-for': `198.18.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 254)}` },
+  );
+  if (signup.status !== 201) throw new Error(`sign-up answered ${signup.status}: ${signup.text}`);
+  const owner = signup.json.access_token;
+  const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${owner}` } }).then((r) => r.json());
+  return { login: { email, password, tenant_slug: `bench-${runId}` }, owner, tenantId: me.tenant_id };
+}
+
+/** Registers an OAuth client of the organization (docs/oidc.md); returns its JSON (with the secret, if any). */
+export async function registerClient(base, owner, body) {
+  const client = await postJson(`${base}/api/v1/oauth/clients`, body, { authorization: `Bearer ${owner}` });
+  if (client.status !== 201) throw new Error(`client registration answered ${client.status}: ${client.text}`);
+  return client.json;
+}
+
+/** Raises the organization's per-client allowance for the run (bench/oauth.mjs does the same). */
+export function allowanceSql(tenantId) {
+  return `insert into operator_settings (tenant_id, key, value, updated_at)
+    values ('${tenantId}', 'oauth.client_requests_per_5min', '100000000'::jsonb, now())`;
+}
+
+/** `count` logins (one session each) in parallel batches of 4; returns their token pairs. */
+export async function logins(base, login, count) {
+  const pairs = [];
+  for (let i = 0; i < count; i += 4) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(4, count - i) }, () => postJson(`${base}/api/v1/auth/login`, login)),
+    );
+    for (const answer of batch) {
+      if (answer.status !== 200) throw new Error(`login answered ${answer.status}: ${answer.text}`);
+      pairs.push(answer.json);
+    }
+  }
+  return pairs;
+}
