@@ -26,12 +26,22 @@ export interface ControlReply {
 }
 
 const MAX_REQUEST_BYTES = 64 * 1024;
+/**
+ * sun_path holds 108 bytes on Linux and 104 on macOS, its NUL included; a longer path is not refused but cut
+ * short, so the server would bind (and a client connect to) a socket in a parent directory.
+ */
+const MAX_SOCKET_PATH_BYTES = 100;
 
 export function controlSocketPath(dataDir: string): string {
   const absolute = join(dataDir, CONTROL_SOCKET);
-  // A socket path is limited to about 100 bytes (sun_path); a relative one is often shorter.
+  if (Buffer.byteLength(absolute) <= MAX_SOCKET_PATH_BYTES) return absolute;
+  // A relative path is often shorter.
   const short = relative(process.cwd(), absolute);
-  return Buffer.byteLength(absolute) <= 100 || Buffer.byteLength(short) > 100 ? absolute : short;
+  if (Buffer.byteLength(short) <= MAX_SOCKET_PATH_BYTES) return short;
+  throw new Error(
+    `DATA_DIR ${dataDir}: its control socket path ${absolute} is longer than a Unix socket path may be ` +
+      `(${MAX_SOCKET_PATH_BYTES} bytes); choose a shorter DATA_DIR`,
+  );
 }
 
 /** Refuses a DATA_DIR that is not private to this user (the socket carries passwords and signing-key commands). */
@@ -93,16 +103,23 @@ function answer(socket: Socket, handle: (command: ControlCommand) => Promise<Con
     try {
       command = JSON.parse(received.slice(0, end)) as ControlCommand;
     } catch {
+      command = undefined as unknown as ControlCommand;
+    }
+    // Valid JSON that is no command (`null`, a number) would throw in this data handler and end the server.
+    if (typeof command !== 'object' || command === null || typeof command.name !== 'string') {
       socket.end(`${JSON.stringify({ exitCode: 2, lines: ['control socket: malformed request'] })}\n`);
       return;
     }
-    handle(command).then(
-      (reply) => socket.end(`${JSON.stringify(reply)}\n`),
-      (error: unknown) =>
-        socket.end(
-          `${JSON.stringify({ exitCode: 1, lines: [error instanceof Error ? error.message : String(error)] })}\n`,
-        ),
-    );
+    // Through a promise: a handler that throws before its first await answers like one that rejects.
+    Promise.resolve(command)
+      .then(handle)
+      .then(
+        (reply) => socket.end(`${JSON.stringify(reply)}\n`),
+        (error: unknown) =>
+          socket.end(
+            `${JSON.stringify({ exitCode: 1, lines: [error instanceof Error ? error.message : String(error)] })}\n`,
+          ),
+      );
   });
 }
 

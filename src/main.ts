@@ -9,6 +9,7 @@ import {
   assertPrivateDirectory,
   type ControlCommand,
   type ControlReply,
+  controlSocketPath,
   sendControlCommand,
   serveControlSocket,
 } from './control-socket.js';
@@ -150,8 +151,10 @@ program
   .option('--no-workers', 'serve the API only; run `svc worker` elsewhere')
   .action(async (options: { workers: boolean }) => {
     const config = configOrExit();
-    // Before the seconds the embedded database takes to start: its control socket needs a private DATA_DIR.
+    // Before the seconds the embedded database takes to start: its control socket needs a private DATA_DIR, and a
+    // path short enough for a Unix socket.
     if (!config.databaseUrl && existsSync(config.dataDir)) assertPrivateDirectory(config.dataDir);
+    if (!config.databaseUrl) controlSocketPath(config.dataDir);
     const deps = await createDeps(config);
     await bootstrapFromEnvironment(deps);
     const app = await buildApp(deps);

@@ -1,6 +1,16 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -294,4 +304,52 @@ describe.runIf(!process.env.DATABASE_URL)('first run on the embedded database', 
     expect(refused.output().trim()).toBe(`svc: DATA_DIR ${dir} is writable by other users; run \`chmod go-w ${dir}\``);
     expect(existsSync(join(dir, 'pgdata'))).toBe(false);
   }, 60_000);
+
+  it(
+    'answers a malformed control-socket request as malformed and keeps serving (attack review)',
+    async () => {
+      const dir = freshDataDir();
+      const owner = await startServer(dir);
+      expect(owner.output()).toContain('svc serving');
+      // Valid JSON that is no command: `null` used to throw in the socket's data handler and end the process.
+      for (const line of ['null', '42', '[]', '{"name":{}}']) {
+        const reply = await exchange(join(dir, 'svc.sock'), `${line}\n`);
+        expect(JSON.parse(reply), line).toEqual({ exitCode: 2, lines: ['control socket: malformed request'] });
+      }
+      const health = await request(`${owner.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await stop(owner, 'SIGTERM')).toBe(0);
+    },
+    STARTS_SERVERS,
+  );
+
+  it('refuses a data directory whose control socket path no Unix socket can hold (attack review)', async () => {
+    // Longer than sun_path from here and as an absolute path: the kernel would truncate it, binding (or, for the
+    // CLI, connecting to) a socket in a parent directory.
+    const parent = freshDataDir();
+    const dir = join(parent, 'd'.repeat(110));
+    mkdirSync(dir, { mode: 0o700 });
+    const refused = await startServer(dir);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output().trim()).toMatch(
+      new RegExp(`^svc: DATA_DIR ${dir}: its control socket path .* choose a shorter DATA_DIR$`),
+    );
+    expect(readdirSync(parent)).toEqual(['d'.repeat(110)]);
+    expect(existsSync(join(dir, 'pgdata'))).toBe(false);
+  }, 60_000);
 });
+
+/** One request line to a Unix socket; resolves with whatever came back before it closed. */
+function exchange(path: string, line: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(path);
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.once('connect', () => socket.write(line));
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.once('error', reject);
+    socket.once('close', () => resolve(received));
+  });
+}

@@ -355,3 +355,98 @@ describe('(c) within one organization, an admin’s provider asserts the owner�
     expect((await configureSaml(owner, fresh.body.access_token, { enabled: false })).status).toBe(200);
   });
 });
+
+describe('accounts an organization’s SCIM creates', () => {
+  it('are owned by it only on its verified domains: an address elsewhere stays reachable by its own domain’s SSO', async () => {
+    const domain = newDomain();
+    const a = await signUpAt(addressAt(newDomain(), 'owner-a'));
+    await verifyDomain(a.token, domain);
+    expect((await configureSaml(a, a.token)).status).toBe(201);
+    // B's SCIM client pushes an address on A's domain before its holder ever signed up (attack review).
+    const b = await signUpAt(addressAt(newDomain(), 'owner-b'));
+    await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${b.tenantId}`);
+    const minted = await request(api('/tenants/scim/token'), { method: 'POST', token: b.token });
+    expect(minted.status, minted.text).toBe(201);
+    const address = addressAt(domain, 'squatted');
+    const pushed = await request(api('/scim/v2/Users'), {
+      method: 'POST',
+      token: minted.body.token,
+      headers: { 'content-type': 'application/scim+json' },
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: address,
+        emails: [{ value: address, primary: true }],
+        active: true,
+      }),
+    });
+    expect(pushed.status, pushed.text).toBe(201);
+    const [account] = await rows<{ owner_tenant_id: string | null }>(
+      svc.deps.database.db,
+      sql`select owner_tenant_id from users where email_key = ${address.toLowerCase()}`,
+    );
+    expect(account?.owner_tenant_id).toBeNull();
+    // A answers for the domain: its provider reaches the account once the holder confirms, as for anyone's.
+    expectSsoFailure(await assertAs(a, address));
+    expect(await refusals(a.tenantId)).toEqual(['link_needs_confirmation']);
+    expect((await linkMail(address)).text).toContain('/sso/link?token=');
+  });
+
+  it('stop being owned by it when SCIM moves their address off its verified domains', async () => {
+    const domain = newDomain();
+    const a = await signUpAt(addressAt(newDomain(), 'owner-a'));
+    await verifyDomain(a.token, domain);
+    expect((await configureSaml(a, a.token)).status).toBe(201);
+    const b = await signUpAt(addressAt(newDomain(), 'owner-b'));
+    const bDomain = newDomain();
+    await verifyDomain(b.token, bDomain);
+    await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${b.tenantId}`);
+    const minted = await request(api('/tenants/scim/token'), { method: 'POST', token: b.token });
+    const scimCall = (method: string, path: string, body: unknown) =>
+      request(api(`/scim/v2/Users${path}`), {
+        method,
+        token: minted.body.token,
+        headers: { 'content-type': 'application/scim+json' },
+        body: JSON.stringify(body),
+      });
+    const own = addressAt(bDomain, 'managed');
+    const pushed = await scimCall('POST', '', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: own,
+      emails: [{ value: own, primary: true }],
+    });
+    expect(pushed.status, pushed.text).toBe(201);
+    // Then B's SCIM client renames the account it owns to an address on A's domain.
+    const address = addressAt(domain, 'renamed');
+    const renamed = await scimCall('PATCH', `/${pushed.body.id}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', value: { userName: address, emails: [{ value: address, primary: true }] } }],
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    const [account] = await rows<{ owner_tenant_id: string | null }>(
+      svc.deps.database.db,
+      sql`select owner_tenant_id from users where email_key = ${address.toLowerCase()}`,
+    );
+    expect(account?.owner_tenant_id).toBeNull();
+    expectSsoFailure(await assertAs(a, address));
+    expect(await refusals(a.tenantId)).toEqual(['link_needs_confirmation']);
+  });
+});
+
+describe('what the provider asserts is judged at every sign-in (attack review)', () => {
+  it('finds the same account for the address in another case, and refuses it once the domain is unverified', async () => {
+    const domain = newDomain();
+    const b = await signUpAt(addressAt(newDomain(), 'owner-b'));
+    const domainId = await verifyDomain(b.token, domain);
+    expect((await configureSaml(b, b.token)).status).toBe(201);
+    const address = addressAt(domain, 'linked');
+    const first = await ssoSignIn(b, address);
+    const shouted = await ssoSignIn(b, address.toUpperCase());
+    expect(shouted.me.user_id).toBe(first.me.user_id);
+    // The domain's root form (a trailing dot) is the same address, not a look-alike account of its own.
+    const rooted = await ssoSignIn(b, `${address}.`);
+    expect(rooted.me.user_id).toBe(first.me.user_id);
+    expect((await request(api(`/members/domains/${domainId}`), { method: 'DELETE', token: b.token })).status).toBe(204);
+    expectSsoFailure(await assertAs(b, address));
+    expect(await refusals(b.tenantId)).toEqual(['domain_not_verified']);
+  });
+});

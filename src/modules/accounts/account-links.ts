@@ -10,6 +10,7 @@ import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { RevocationCascade } from '../../kernel/revocation.js';
 import type { SessionService } from '../sign-in/index.js';
+import { emailKeyOf } from './identifiers.js';
 import { assertStrongPassword } from './password-policy.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
@@ -27,8 +28,6 @@ export const MAIL_PER_IP: LimitPolicy = { name: 'account-mail-ip', points: 30, d
 
 export const PASSWORD_RESET_CLOSED =
   'Password reset is turned off on this installation; ask an administrator of your organization for help';
-
-const emailKeyOf = (email: string) => email.trim().toLowerCase();
 
 interface Logger {
   warn(obj: object, msg: string): void;

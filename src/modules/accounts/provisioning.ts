@@ -92,7 +92,13 @@ export interface AccountProfile {
 export async function updateAccount(
   q: Queryable,
   userId: string,
-  set: Partial<AccountProfile> & { email?: string; emailKey?: string; profileSource?: ProfileSource },
+  set: Partial<AccountProfile> & {
+    email?: string;
+    emailKey?: string;
+    profileSource?: ProfileSource;
+    /** Cleared when the address leaves the owning organization's verified domains. */
+    ownerTenantId?: null;
+  },
   now: Date,
 ): Promise<void> {
   await q

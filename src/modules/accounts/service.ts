@@ -25,6 +25,7 @@ import {
   type TokenPair,
 } from '../sign-in/index.js';
 import { createAccountLinks } from './account-links.js';
+import { emailKeyOf, slugKeyOf } from './identifiers.js';
 import { assertStrongPassword } from './password-policy.js';
 import { accountPersonalData } from './personal-data.js';
 import * as provisioning from './provisioning.js';
@@ -45,10 +46,6 @@ export const LOGIN_FAILURES_PER_ACCOUNT: LimitPolicy = {
 export const LOGIN_THROTTLED_EVENT: LimitPolicy = { name: 'login-throttled-event', points: 1, durationSeconds: 900 };
 
 const INVALID_CREDENTIALS = 'Invalid credentials';
-
-export const emailKeyOf = (email: string) => email.trim().toLowerCase();
-/** Organization slugs are stored lowercase; a typed one is compared (and throttled) trimmed and lowercased. */
-export const slugKeyOf = (slug: string) => slug.trim().toLowerCase();
 
 /**
  * Issue 17: the per-account sign-in budget is keyed on the resolved organization and account ids, never on what

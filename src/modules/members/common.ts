@@ -35,7 +35,8 @@ export const INVITE_REDEMPTION_PER_IP: LimitPolicy = { name: 'invite-redeem-ip',
 /** Domain check and domain join share their own per-IP budget (Part A 4.7, 8). */
 export const DOMAIN_JOIN_PER_IP: LimitPolicy = { name: 'domain-join-ip', points: 20, durationSeconds: 900 };
 
-export const emailKeyOf = (email: string) => email.trim().toLowerCase();
+/** One rule for the form addresses are keyed on: the accounts module's. */
+export { emailKeyOf } from '../accounts/index.js';
 
 /**
  * A role an invitation or a role change may grant: a system role other than `owner` and `customer` (422), and

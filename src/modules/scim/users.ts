@@ -151,6 +151,10 @@ export function createUserService(deps: ScimDeps) {
         const holder = await accounts.provisioning.accountByEmailKey(tx, emailKey);
         if (holder && holder.id !== row.userId) throw uniqueness(NOT_AVAILABLE);
         Object.assign(set, { email: address, emailKey });
+        // Owned only on a domain the organization verified, as at creation (docs/decisions.md "SSO trust model").
+        if (account.ownerTenantId && !(await deps.members.domains.isVerifiedFor(tx, tenantId, address))) {
+          Object.assign(set, { ownerTenantId: null });
+        }
       }
       if (changed.includes('name') || changed.includes('displayName')) Object.assign(set, profileOf(fields));
       if (Object.keys(set).length > 0) await accounts.provisioning.updateAccount(tx, row.userId, set, now);
@@ -255,8 +259,10 @@ export function createUserService(deps: ScimDeps) {
               ...profileOf(fields),
               emailVerified: false,
               profileSource: 'scim',
-              // Created by the organization's provider: owned by it (docs/decisions.md "SSO trust model").
-              ownerTenantId: tenantId,
+              // Created by the organization's provider: owned by it (docs/decisions.md "SSO trust model"), but
+              // only on a domain it verified; an address elsewhere is its mailbox holder's, and owning it would
+              // shut out the provider of the organization that does answer for that domain.
+              ownerTenantId: (await deps.members.domains.isVerifiedFor(tx, tenantId, address)) ? tenantId : null,
             });
           const membershipId = await provisionMembership(tx, tenantId, userId);
           await organizations.memberships.setProvisioned(

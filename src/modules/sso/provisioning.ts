@@ -3,7 +3,7 @@ import type { Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { HttpError } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
-import type { AccountService } from '../accounts/index.js';
+import { type AccountService, emailKeyOf } from '../accounts/index.js';
 import type { DomainService, MembersService } from '../members/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import { type AccountLinkDeps, requestAccountLink } from './account-link.js';
@@ -64,6 +64,9 @@ export async function provisionPerson(
 ): Promise<{ userId: string } | { refused: ProvisioningRefusal }> {
   const { organizations, accounts, members } = deps;
   const { tenantId } = person;
+  // The address as asserted, in the one form accounts are keyed on (a domain's root form is the same domain).
+  const emailKey = emailKeyOf(person.email);
+  person = { ...person, email: person.email.trim().replace(/\.+$/, '') };
   if (allowedDomains.length > 0 && !allowedDomains.includes(domainOf(person.email))) {
     return { refused: 'domain_not_allowed' };
   }
@@ -71,7 +74,7 @@ export async function provisionPerson(
   const known = await signIns.identity(tx, person);
   const account = known
     ? await accounts.provisioning.accountById(tx, known.userId)
-    : await accounts.provisioning.accountByEmailKey(tx, person.email.toLowerCase());
+    : await accounts.provisioning.accountByEmailKey(tx, emailKey);
   if (account?.ownerTenantId && account.ownerTenantId !== tenantId) return { refused: 'account_owned_elsewhere' };
   const membership = account && (await organizations.memberships.ofUser(tx, tenantId, account.id));
   if (membership && membership.status !== 'active') return { refused: 'membership_inactive' };
@@ -101,7 +104,7 @@ export async function provisionPerson(
     await accounts.provisioning.insertAccount(tx, {
       id: userId,
       email: person.email,
-      emailKey: person.email.toLowerCase(),
+      emailKey,
       now: deps.clock.now(),
       name: person.name,
       givenName: person.givenName,
