@@ -18,23 +18,20 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   baseEnv,
-  cannon,
-  cpuSample,
+  commonSettings,
   freePort,
   log,
+  measuredBearerGet,
   pool,
   positiveInteger,
-  positiveNumber,
   postJson,
   round,
   ownerSql as runOwnerSql,
   startChild,
   stopAllChildren,
   stopChild,
-  summarize,
   svcCommand,
   waitForHttp,
-  waitQuiet,
 } from './util.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,10 +39,7 @@ const TESTDATA = join(ROOT, 'src', 'kernel', 'net', 'testdata');
 const RECEIVER_HOST = 'secure.example.test'; // the only name the test certificate is valid for
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
+  ...commonSettings(),
   webhookEvents: positiveInteger('BENCH_WEBHOOK_EVENTS', 1000),
 };
 const TARGET_RATIO = 0.8;
@@ -144,20 +138,7 @@ async function prepare(base) {
   return { login: { email, password, tenant_slug: `bench-keys-${runId}` }, keys };
 }
 
-function perConnection(tokens) {
-  let next = 0;
-  return (client) => client.setHeaders({ authorization: `Bearer ${tokens[next++ % tokens.length]}` });
-}
-
-async function load(name, url, tokens, pid) {
-  const options = { url, method: 'GET', connections: settings.connections };
-  const foreignBefore = settings.waitQuiet > 0 ? await waitQuiet(name, settings.waitQuiet, [pid]) : undefined;
-  if (settings.warmup > 0) await cannon({ ...options, duration: settings.warmup, setupClient: perConnection(tokens) });
-  log(`${name}: ${settings.connections} connections for ${settings.duration} s`);
-  const cpu = cpuSample(pid);
-  const result = await cannon({ ...options, duration: settings.duration, setupClient: perConnection(tokens) });
-  return { ...summarize(result), cpu: { ...cpu.end(), foreign_before: foreignBefore } };
-}
+const load = (name, url, tokens, pid) => measuredBearerGet(settings, name, url, tokens, pid);
 
 async function main() {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));

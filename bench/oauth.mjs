@@ -11,43 +11,44 @@
 // The organization's per-client allowance is negotiated up (operator setting oauth.client_requests_per_5min)
 // so the plan's 60 per 5 minutes does not cut the load short.
 import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { allCoresRate, rs256SignRate } from './ceilings.mjs';
 import {
-  baseEnv,
+  authorizationUrl,
+  Browser,
+  basicAuth,
+  clientCredentialsLoadOptions,
+  codeExchange,
+  pkce,
+  postForm,
+  REDIRECT,
+} from './peer-loads.mjs';
+import { allowanceSql, hostedPages, registerClient, signUpOrganization, startService } from './service.mjs';
+import {
   cannon,
-  cpuSample,
-  freePort,
+  commonSettings,
   log,
+  measuredLoad,
   positiveInteger,
   positiveNumber,
-  postJson,
+  quietBefore,
   round,
   ownerSql as runOwnerSql,
-  startChild,
   stopAllChildren,
   stopChild,
   summarize,
-  svcCommand,
-  waitForHttp,
-  waitQuiet,
+  withCpu,
 } from './util.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   exchangeWorkers: positiveInteger('BENCH_EXCHANGE_WORKERS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
 };
 const TARGET = 0.6;
-const REDIRECT = 'http://127.0.0.1:9/callback';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const redisUrl = process.env.REDIS_URL || undefined;
@@ -59,175 +60,57 @@ let schemaCreated = false;
 
 const ownerSql = (statement) => runOwnerSql({ databaseUrl, schema, dataDir }, statement);
 
-async function startService() {
-  const main = svcCommand(ROOT);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = {
-    ...baseEnv(),
-    SVC_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: base,
-    PUBLIC_SIGNUP_ENABLED: 'true',
-    LOG_LEVEL: 'warn',
-    SECRET_KEY: secretKey,
-    TRUST_PROXY: '1',
-  };
-  if (databaseUrl) {
-    Object.assign(env, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });
-    schemaCreated = true;
-  } else {
-    dataDir ??= mkdtempSync(join(tmpdir(), 'svc-bench-oauth-'));
-    env.DATA_DIR = dataDir;
-  }
-  if (redisUrl) env.REDIS_URL = redisUrl;
-  const handle = startChild('svc', process.execPath, [main, 'serve', '--no-workers'], { cwd: ROOT, env });
-  await waitForHttp(`${base}/api/v1/openapi.json`, handle);
-  return { handle, base };
+/** The service on this run's storage: a schema of DATABASE_URL (dropped at the end) or a PGlite directory. */
+function startRunService() {
+  if (databaseUrl) schemaCreated = true;
+  else dataDir ??= mkdtempSync(join(tmpdir(), 'svc-bench-oauth-'));
+  return startService({ databaseUrl, redisUrl, schema, dataDir, secretKey });
 }
 
-/** A browser's cookies, enough for the hosted pages (one host), and its own address (X-Forwarded-For). */
-class Cookies {
-  jar = new Map();
-  address = `198.19.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 254)}`;
-  take(response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair.indexOf('=');
-      this.jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  }
-  header() {
-    return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
-
-const hidden = (html) =>
-  Object.fromEntries(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
-      m[1],
-      m[2]
-        .replaceAll('&quot;', '"')
-        .replaceAll('&#39;', "'")
-        .replaceAll('&lt;', '<')
-        .replaceAll('&gt;', '>')
-        .replaceAll('&amp;', '&'),
-    ]),
-  );
-
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-function authorizeUrl(base, clientId, challenge) {
-  const url = new URL(`${base}/api/v1/oauth/authorize`);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    scope: 'openid email',
-    state: randomBytes(8).toString('hex'),
-    nonce: randomBytes(8).toString('hex'),
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  }).toString();
-  return url;
-}
-
-async function browse(base, cookies, url, form) {
-  const response = await fetch(new URL(url, base), {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: {
-      cookie: cookies.header(),
-      'x-forwarded-for': cookies.address,
-      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    body: form ? new URLSearchParams(form).toString() : undefined,
-  });
-  cookies.take(response);
-  return { status: response.status, location: response.headers.get('location'), html: await response.text() };
-}
-
-/** The organization, its client, and a browser signed in at the provider that consented once. */
+/** The organization and its confidential client. */
 async function prepare(base) {
-  const email = `bench-oauth-${runId}@example.com`;
-  const password = `Bench-${randomBytes(12).toString('hex')}!`;
-  const signup = await postJson(
-    `${base}/api/v1/auth/signup`,
-    { email, password, organization_name: `Bench oauth ${runId}` },
-    { 'x-forwarded-for': `198.18.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 254)}` },
-  );
-  if (signup.status !== 201) throw new Error(`sign-up answered ${signup.status}: ${signup.text}`);
-  const owner = signup.json.access_token;
-  const client = await postJson(
-    `${base}/api/v1/oauth/clients`,
-    {
-      name: 'Bench',
-      client_type: 'confidential',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
-    },
-    { authorization: `Bearer ${owner}` },
-  );
-  if (client.status !== 201) throw new Error(`client registration answered ${client.status}: ${client.text}`);
-  const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${owner}` } }).then((r) => r.json());
-  return { email, password, tenantId: me.tenant_id, client: client.json };
-}
-
-/** Signs the browser in on /login and approves on /consent once; later authorizations need no page. */
-async function signInBrowser(base, data) {
-  const cookies = new Cookies();
-  const { challenge } = pkce();
-  let step = await browse(base, cookies, authorizeUrl(base, data.client.client_id, challenge));
-  for (let hop = 0; hop < 4 && step.location && !step.location.startsWith(REDIRECT); hop++) {
-    const page = await browse(base, cookies, step.location);
-    const fields = hidden(page.html);
-    const path = new URL(step.location, base).pathname;
-    step =
-      path === '/login'
-        ? await browse(base, cookies, '/login', { ...fields, email: data.email, password: data.password })
-        : await browse(base, cookies, '/consent', { ...fields, approve: '1' });
-  }
-  if (!step.location?.startsWith(REDIRECT)) {
-    throw new Error(`sign-in did not reach the client: ${step.status} ${step.html.slice(0, 500)}`);
-  }
-  return cookies;
-}
-
-/** One full exchange: /authorize (code at once) then /token with PKCE and the client's secret. */
-async function exchange(base, data, cookies, basic) {
-  const { verifier, challenge } = pkce();
-  const step = await browse(base, cookies, authorizeUrl(base, data.client.client_id, challenge));
-  const code = step.location && new URL(step.location).searchParams.get('code');
-  if (!code) throw new Error(`authorize answered ${step.status} ${step.location}`);
-  const response = await fetch(`${base}/api/v1/oauth/token`, {
-    method: 'POST',
-    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    }).toString(),
+  const org = await signUpOrganization(base, `oauth-${runId}`);
+  const client = await registerClient(base, org.owner, {
+    name: 'Bench',
+    client_type: 'confidential',
+    redirect_uris: [REDIRECT],
+    grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
   });
-  const body = await response.json();
-  if (response.status !== 200 || !body.id_token) throw new Error(`token answered ${response.status}`);
+  return { login: org.login, tenantId: org.tenantId, client };
+}
+
+/** The client's authorization-code flow (bench/peer-loads.mjs): the token request with PKCE and its secret. */
+function confidentialClientFlow(base, client, basic) {
+  return {
+    authorizeUrl: (challenge) =>
+      authorizationUrl({ base, authorizePath: '/api/v1/oauth/authorize', clientId: client.client_id, challenge }),
+    exchange: async (code, verifier) => {
+      const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier };
+      const answer = await postForm(`${base}/api/v1/oauth/token`, form, { authorization: basic });
+      if (answer.status !== 200 || !answer.json?.id_token) throw new Error(`token answered ${answer.status}`);
+      return answer.json;
+    },
+  };
+}
+
+/** A browser signed in on /login that approved on /consent once; later authorizations need no page. */
+async function signInBrowser(base, flow, login) {
+  const browser = new Browser(base);
+  await browser.authorize(flow.authorizeUrl(pkce().challenge), hostedPages(login));
+  return browser;
 }
 
 /** `workers` loops of back-to-back exchanges for `seconds`; exchanges per second. */
-async function exchangeLoad(base, data, browsers, basic, seconds) {
+async function exchangeLoad(flow, browsers, seconds) {
   const deadline = performance.now() + seconds * 1000;
   const start = performance.now();
   let done = 0;
   let failed = 0;
   await Promise.all(
-    browsers.map(async (cookies) => {
+    browsers.map(async (browser) => {
       while (performance.now() < deadline) {
         try {
-          await exchange(base, data, cookies, basic);
+          await codeExchange(flow, browser);
           done++;
         } catch (error) {
           failed++;
@@ -241,44 +124,35 @@ async function exchangeLoad(base, data, browsers, basic, seconds) {
 }
 
 async function main() {
-  let service = await startService();
+  let service = await startRunService();
   const data = await prepare(service.base);
   await stopChild(service.handle);
-  await ownerSql(
-    `insert into operator_settings (tenant_id, key, value, updated_at)
-     values ('${data.tenantId}', 'oauth.client_requests_per_5min', '100000000'::jsonb, now())`,
-  );
-  service = await startService();
+  await ownerSql(allowanceSql(data.tenantId));
+  service = await startRunService();
   const { base } = service;
   const pid = service.handle.child.pid;
-  const basic = `Basic ${Buffer.from(`${data.client.client_id}:${data.client.client_secret}`).toString('base64')}`;
+  const basic = basicAuth(data.client.client_id, data.client.client_secret);
 
   log(`raw RS256 signing ceiling, one core then all cores: ${settings.ceilingSeconds} s each`);
   const oneCore = await rs256SignRate(settings.ceilingSeconds);
   const ceiling = await allCoresRate('rs256_sign', settings.ceilingSeconds);
 
-  const options = {
-    url: `${base}/api/v1/oauth/token`,
-    method: 'POST',
-    connections: settings.connections,
-    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&scope=openid',
-  };
-  const foreignBefore =
-    settings.waitQuiet > 0 ? await waitQuiet('client_credentials', settings.waitQuiet, [pid]) : undefined;
-  if (settings.warmup > 0) await cannon({ ...options, duration: settings.warmup });
-  log(`POST /oauth/token client_credentials: ${settings.connections} connections for ${settings.duration} s`);
-  let cpu = cpuSample(pid);
-  const grants = { ...summarize(await cannon({ ...options, duration: settings.duration })), cpu: cpu.end() };
-  grants.cpu.foreign_before = foreignBefore;
+  const options = clientCredentialsLoadOptions(`${base}/api/v1/oauth/token`, basic, 'openid', settings.connections);
+  const grants = await measuredLoad(
+    pid,
+    settings,
+    async (duration) => summarize(await cannon({ ...options, duration })),
+    () => quietBefore(settings, 'client_credentials', [pid]),
+    `POST /oauth/token client_credentials: ${settings.connections} connections for ${settings.duration} s`,
+  );
 
   log(`full authorization-code exchanges: ${settings.exchangeWorkers} browsers for ${settings.duration} s`);
+  const flow = confidentialClientFlow(base, data.client, basic);
   const browsers = [];
-  for (let i = 0; i < settings.exchangeWorkers; i++) browsers.push(await signInBrowser(base, data));
-  if (settings.waitQuiet > 0) await waitQuiet('authorization-code exchange', settings.waitQuiet, [pid]);
-  if (settings.warmup > 0) await exchangeLoad(base, data, browsers, basic, settings.warmup);
-  cpu = cpuSample(pid);
-  const exchanges = { ...(await exchangeLoad(base, data, browsers, basic, settings.duration)), cpu: cpu.end() };
+  for (let i = 0; i < settings.exchangeWorkers; i++) browsers.push(await signInBrowser(base, flow, data.login));
+  await quietBefore(settings, 'authorization-code exchange', [pid]);
+  if (settings.warmup > 0) await exchangeLoad(flow, browsers, settings.warmup);
+  const exchanges = await withCpu(pid, () => exchangeLoad(flow, browsers, settings.duration));
   await stopChild(service.handle);
 
   const ratio = ceiling.per_s > 0 ? round(grants.rps / ceiling.per_s, 3) : null;

@@ -1,17 +1,47 @@
-// Loads shared by bench/peers.mjs and bench/scale.mjs, written once so that every provider gets exactly the same
-// client: a browser (cookies, its own X-Forwarded-For address) that follows an OAuth authorization to its
+// Loads shared by bench/peers.mjs, bench/scale.mjs and bench/oauth.mjs, written once so that every provider gets
+// exactly the same client: a browser (cookies, its own X-Forwarded-For address) that follows an OAuth authorization to its
 // redirect, the authorization-code exchange loop, refresh-token chains, GET loads with one credential per
 // connection, and the peak resident memory of a process.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { cannon, cpuSample, log, round, summarize } from './util.mjs';
+import { cannon, log, measuredLoad, round, summarize, withCpu } from './util.mjs';
 
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 
 export function pkce() {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** HTTP Basic client authentication (RFC 6749, section 2.3.1). */
+export const basicAuth = (id, secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+/** autocannon options of a client_credentials load at `tokenUrl`, authenticated with `authorization`. */
+export function clientCredentialsLoadOptions(tokenUrl, authorization, scope, connections) {
+  return {
+    url: tokenUrl,
+    method: 'POST',
+    connections,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+    body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}`,
+  };
+}
+
+/** The authorization request of a client with PKCE (RFC 7636, S256), asking for `openid email`. */
+export function authorizationUrl({ base, authorizePath, clientId, challenge }) {
+  const url = new URL(authorizePath, base);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'openid email',
+    state: randomBytes(8).toString('hex'),
+    nonce: randomBytes(8).toString('hex'),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString();
+  return url;
 }
 
 /** A browser's cookies for one host (paths ignored) and its own client address. */
@@ -208,25 +238,28 @@ export function rssOf(pid) {
   }
 }
 
-/**
- * One measured load of `pid`: warm-up (unreported), then `run(duration)` with the CPU split and the process's
- * highest resident memory sampled every 200 ms.
- */
-export async function measured(pid, settings, run, quiet) {
-  const foreignBefore = quiet ? await quiet() : undefined;
-  if (settings.warmup > 0) await run(settings.warmup, true);
-  const cpu = cpuSample(pid);
+/** `run()`'s figures with the highest resident memory of the process `pid` while it ran, sampled every 200 ms. */
+export async function withPeakRss(pid, run) {
   let peak = rssOf(pid).now ?? 0;
   const timer = setInterval(() => {
     peak = Math.max(peak, rssOf(pid).now ?? 0);
   }, 200);
   try {
-    const figures = await run(settings.duration, false);
-    return { ...figures, peak_rss_mb: peak, cpu: { ...cpu.end(), foreign_before: foreignBefore } };
+    const figures = await run();
+    return { ...figures, peak_rss_mb: peak };
   } finally {
     clearInterval(timer);
   }
 }
+
+/** One measured load of `pid` (util.mjs measuredLoad) with the process's highest resident memory too. */
+export function measured(pid, settings, run, quiet) {
+  const sampled = (duration, warmup) => (warmup ? run(duration, true) : withPeakRss(pid, () => run(duration, false)));
+  return measuredLoad(pid, settings, sampled, quiet);
+}
+
+/** One load of a provider's `run(seconds)` with its CPU split and highest resident memory (bench/peers.mjs). */
+export const sampledLoad = (pid, run) => withCpu(pid, () => withPeakRss(pid, run));
 
 /** `--json FILE` (or `--json=FILE`) from the command line, or undefined. */
 export function jsonOutputPath(argv = process.argv) {

@@ -4,16 +4,27 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
+  authorizationUrl,
   Browser,
+  basicAuth,
+  clientCredentialsLoadOptions,
   codeExchange,
   exchangeLoad,
-  hiddenFields,
   perConnectionGet,
   postForm,
   REDIRECT,
   refreshChainLoad,
 } from './peer-loads.mjs';
-import { allowanceSql, logins, ROOT, registerClient, signUpOrganization, startService } from './service.mjs';
+import {
+  allowanceSql,
+  hostedPages,
+  logins,
+  ROOT,
+  registerClient,
+  signInLoadOptions,
+  signUpOrganization,
+  startService,
+} from './service.mjs';
 import {
   baseEnv,
   cannon,
@@ -29,26 +40,12 @@ import {
 
 export const PEERS_DIR = join(ROOT, 'bench', 'peers');
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const basic = (id, secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /** An OAuth provider's authorization-code flow for a public client with PKCE (bench/peer-loads.mjs). */
 function publicClientFlow({ base, authorizePath, tokenPath, clientId, page }) {
   return {
     page,
-    authorizeUrl: (challenge) => {
-      const url = new URL(authorizePath, base);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: clientId,
-        redirect_uri: REDIRECT,
-        scope: 'openid email',
-        state: randomBytes(8).toString('hex'),
-        nonce: randomBytes(8).toString('hex'),
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      }).toString();
-      return url;
-    },
+    authorizeUrl: (challenge) => authorizationUrl({ base, authorizePath, clientId, challenge }),
     exchange: async (code, verifier) => {
       const answer = await postForm(new URL(tokenPath, base), {
         grant_type: 'authorization_code',
@@ -93,13 +90,7 @@ async function grants(flow, browsers, count) {
  */
 async function oauthWorkloads(context, { name, tokenUrl, userinfoUrl, credentials, ccScope, flow, browsers }) {
   const c = context.settings.connections;
-  const cc = {
-    url: tokenUrl,
-    method: 'POST',
-    connections: c,
-    headers: { ...FORM, authorization: credentials },
-    body: `grant_type=client_credentials&scope=${encodeURIComponent(ccScope)}`,
-  };
+  const cc = clientCredentialsLoadOptions(tokenUrl, credentials, ccScope, c);
   const out = { client_credentials: async (duration) => summarize(await cannon({ ...cc, duration })) };
   if (!flow) return out;
   // A fresh set of refresh-token chains for every load of the workload (the warm-up and each segment): the
@@ -158,25 +149,19 @@ export async function prepareService(context) {
   const { base } = service;
   const pid = service.handle.child.pid;
 
-  const page = async (browser, step) => {
-    const fields = hiddenFields(step.html);
-    return step.url.pathname === '/login'
-      ? browser.request('/login', { ...fields, email: org.login.email, password: org.login.password })
-      : browser.request('/consent', { ...fields, approve: '1' });
-  };
   const flow = publicClientFlow({
     base,
     authorizePath: '/api/v1/oauth/authorize',
     tokenPath: '/api/v1/oauth/token',
     clientId: publicClient.client_id,
-    page,
+    page: hostedPages(org.login),
   });
   const browsers = await signedInBrowsers(flow, base, settings.exchangeWorkers);
   const workloads = await oauthWorkloads(context, {
     name: 'service',
     tokenUrl: `${base}/api/v1/oauth/token`,
     userinfoUrl: `${base}/api/v1/oauth/userinfo`,
-    credentials: basic(confidential.client_id, confidential.client_secret),
+    credentials: basicAuth(confidential.client_id, confidential.client_secret),
     ccScope: 'openid',
     flow,
     browsers,
@@ -186,13 +171,7 @@ export async function prepareService(context) {
   }));
   workloads.authenticated_read = (duration) =>
     perConnectionGet(`${base}/api/v1/me`, meTokens, settings.connections, duration);
-  const signIn = {
-    url: `${base}/api/v1/auth/login`,
-    method: 'POST',
-    connections: settings.loginConnections,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(org.login),
-  };
+  const signIn = signInLoadOptions(base, org.login, settings.loginConnections);
   workloads.password_sign_in = async (duration) => summarize(await cannon({ ...signIn, duration }));
   return {
     name: 'service',
@@ -237,7 +216,7 @@ export async function prepareOidcProvider(context, adapter) {
     name: `oidc-provider (${adapter})`,
     tokenUrl: `${base}/token`,
     userinfoUrl: `${base}/me`,
-    credentials: basic('bench-confidential', secret),
+    credentials: basicAuth('bench-confidential', secret),
     ccScope: 'api:read',
     flow,
     browsers,

@@ -17,28 +17,27 @@ import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { ceilingsOnOneAndAllCores } from './ceilings.mjs';
-import { emitReport, rssOf, versus } from './peer-loads.mjs';
+import { emitReport, rssOf, sampledLoad, versus } from './peer-loads.mjs';
 import { PEERS_DIR, prepareBetterAuth, prepareOidcProvider, prepareService } from './peers-setups.mjs';
 import { ROOT } from './service.mjs';
 import {
-  cpuSample,
+  commonSettings,
   log,
+  meanOf,
   ownerSql,
   positiveInteger,
   positiveNumber,
+  quietBefore,
   round,
+  runBench,
   stopAllChildren,
-  waitQuiet,
 } from './util.mjs';
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
   exchangeWorkers: positiveInteger('BENCH_EXCHANGE_WORKERS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
   /** Segments per provider and workload, in alternating order; each lasts BENCH_DURATION / rounds. */
   rounds: positiveInteger('BENCH_PEERS_ROUNDS', 2),
 };
@@ -80,27 +79,9 @@ function installPeers() {
 
 const context = { settings, databaseUrl, redisUrl, runId, schemas };
 
-/** The mean of each numeric field of `samples` (the CPU split of a workload's segments). */
-function meanOf(samples) {
-  const fields = Object.keys(samples[0]).filter((field) => typeof samples[0][field] === 'number');
-  return Object.fromEntries(
-    fields.map((field) => [field, Math.round(samples.reduce((sum, s) => sum + s[field], 0) / samples.length)]),
-  );
-}
-
 /** One segment of a provider's load, with its CPU split and the process's highest resident memory. */
-async function segment(provider, workload, seconds) {
-  const cpu = cpuSample(provider.pid);
-  let peak = rssOf(provider.pid).now ?? 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssOf(provider.pid).now ?? 0);
-  }, 200);
-  try {
-    const figures = await provider.workloads[workload](seconds, false);
-    return { ...figures, peak_rss_mb: peak, cpu: cpu.end() };
-  } finally {
-    clearInterval(timer);
-  }
+function segment(provider, workload, seconds) {
+  return sampledLoad(provider.pid, () => provider.workloads[workload](seconds, false));
 }
 
 /** A segmented workload's figures: requests over the whole time, the worst segment's latencies. */
@@ -131,14 +112,11 @@ function combine(segments, seconds) {
 async function workload(name, providers) {
   const ran = providers.filter((provider) => provider.workloads[name]);
   const seconds = settings.duration / settings.rounds;
-  const foreignBefore =
-    settings.waitQuiet > 0
-      ? await waitQuiet(
-          name,
-          settings.waitQuiet,
-          ran.map((p) => p.pid),
-        )
-      : undefined;
+  const foreignBefore = await quietBefore(
+    settings,
+    name,
+    ran.map((p) => p.pid),
+  );
   if (settings.warmup > 0) for (const provider of ran) await provider.workloads[name](settings.warmup, true);
   log(`${name}: ${ran.map((p) => p.name).join(', ')}; ${settings.rounds} rounds of ${seconds} s each`);
   const segments = new Map(ran.map((provider) => [provider.name, []]));
@@ -222,16 +200,6 @@ function targets(service, oidcRedis, oidcMemory, betterAuth) {
   return out;
 }
 
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`${signal}: stopping children and cleaning up`);
-    cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
-}
-
 async function main() {
   installPeers();
   log(
@@ -257,7 +225,7 @@ async function main() {
       await provider.stop();
     }
     const quiet = async (label) => {
-      if (settings.waitQuiet > 0) await waitQuiet(label, settings.waitQuiet);
+      await quietBefore(settings, label);
       log(`raw ceiling: ${label} (${settings.ceilingSeconds} s)`);
     };
     const ceilings = await ceilingsOnOneAndAllCores(settings.ceilingSeconds, quiet);
@@ -284,8 +252,4 @@ async function main() {
   if (process.env.BENCH_STRICT === '1' && missed.length) process.exitCode = 1;
 }
 
-main().catch(async (error) => {
-  log(`failed: ${error?.stack ?? error}`);
-  await cleanup().catch(() => {});
-  process.exit(1);
-});
+runBench(main, cleanup);

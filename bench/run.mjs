@@ -6,8 +6,7 @@ import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   ACCESS_TOKEN_AUDIENCE,
   ACCESS_TOKEN_ISSUER,
@@ -15,37 +14,38 @@ import {
   rsaSigningKey,
   signAccessToken,
 } from './ceilings.mjs';
+import { ROOT, signInLoadOptions, startService } from './service.mjs';
 import {
   baseEnv,
+  bearerPerConnection,
   cannon,
+  commonSettings,
   cpuSample,
   dpopClientKey,
   freePort,
   log,
+  meanOf,
+  measuredBearerGet,
+  measuredLoad,
   pool,
   positiveInteger,
   positiveNumber,
   postJson,
   presignProofs,
+  quietBefore,
   round,
+  runBench,
   startChild,
   stopAllChildren,
   stopChild,
   summarize,
-  svcCommand,
   waitForHttp,
-  waitQuiet,
 } from './util.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
   ceilingSeconds: positiveNumber('BENCH_CEILING_SECONDS', 3),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
   /** Algorithms of the clients' DPoP keys, one GET /me load each (docs/benchmarks.md). */
   /** The DPoP comparison: pairs of bearer and DPoP loads, each this many seconds (docs/benchmarks.md). */
   dpopPairs: positiveInteger('BENCH_DPOP_PAIRS', 5),
@@ -55,17 +55,9 @@ const settings = {
     .map((alg) => alg.trim())
     .filter(Boolean),
 };
-for (const [name, value] of [
-  ['BENCH_WARMUP', settings.warmup],
-  ['BENCH_WAIT_QUIET', settings.waitQuiet],
-]) {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new Error(`${name}: expected a number of seconds >= 0, got "${process.env[name]}"`);
-  }
-}
 
 /** Before each measurement: wait (BENCH_WAIT_QUIET s at most) until other processes leave the CPUs alone. */
-const quiet = (label, pid) => (settings.waitQuiet > 0 ? waitQuiet(label, settings.waitQuiet, [pid]) : undefined);
+const quiet = (label, pid) => quietBefore(settings, label, [pid]);
 
 /**
  * Minimum share of each ceiling the endpoint must reach (docs/benchmarks.md), judged against the ceiling on all
@@ -90,41 +82,14 @@ let schemaCreated = false;
 let server;
 let bare;
 
-async function startService() {
-  const main = svcCommand(ROOT);
-  const port = await freePort();
-  const env = {
-    ...baseEnv(),
-    SVC_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_SIGNUP_ENABLED: 'true',
-    LOG_LEVEL: 'warn',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    // The one sign-up comes from a per-run address in 198.18.0.0/15 (RFC 2544, benchmarking) via
-    // X-Forwarded-For, so repeated runs against one Redis do not exhaust the sign-ups-per-IP budget.
-    TRUST_PROXY: '1',
-    // DPoP proofs name the URL they are for (`htu`): the service compares it with BASE_URL + path.
-    BASE_URL: `http://127.0.0.1:${port}`,
-  };
-  if (databaseUrl) {
-    env.DATABASE_URL = databaseUrl;
-    env.DATABASE_SCHEMA = schema;
-    schemaCreated = true; // the service creates it on start; drop it whatever happens next
-  } else {
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-    env.DATA_DIR = dataDir;
-  }
-  if (redisUrl) env.REDIS_URL = redisUrl;
-  log(
-    `starting the service on 127.0.0.1:${port} with ${databaseUrl ? `PostgreSQL (schema ${schema})` : `PGlite in ${dataDir}`}` +
-      `${redisUrl ? ' and Redis' : ''}`,
-  );
-  // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  server = startChild('svc', process.execPath, [...profile, main, 'serve', '--no-workers'], { cwd: ROOT, env });
-  const base = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${base}/api/v1/openapi.json`, server);
+/** The service on this run's storage: a schema of DATABASE_URL (dropped at the end) or a fresh PGlite directory. */
+async function startMeasuredService() {
+  // The service creates the schema on start: drop it whatever happens next.
+  if (databaseUrl) schemaCreated = true;
+  else dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const secretKey = randomBytes(32).toString('hex');
+  const { handle, base } = await startService({ databaseUrl, redisUrl, schema, dataDir, secretKey });
+  server = handle;
   log('the service answers HTTP');
   return base;
 }
@@ -189,14 +154,6 @@ async function prepare(base) {
   };
 }
 
-/** autocannon with one bearer token per connection (each connection is its own session). */
-function bearerPerConnection(tokens) {
-  let next = 0;
-  return (client) => {
-    client.setHeaders({ authorization: `Bearer ${tokens[next++ % tokens.length]}` });
-  };
-}
-
 /**
  * autocannon where each connection is a DPoP-bound session sending a fresh proof with every request. Its
  * requests, one per pre-signed proof, are built before the load like the bearer ones, so the load generator
@@ -214,25 +171,7 @@ function dpopPerConnection(sessions, url) {
 }
 
 /** GET load with one session per connection, each with its bearer token. */
-async function loadGet(name, url, tokens, serverPid) {
-  const options = { url, method: 'GET', connections: settings.connections };
-  const foreignBefore = await quiet(name, serverPid);
-  if (settings.warmup > 0) {
-    await cannon({ ...options, duration: settings.warmup, setupClient: bearerPerConnection(tokens) });
-  }
-  log(`${name}: ${settings.connections} connections for ${settings.duration} s`);
-  const cpu = cpuSample(serverPid);
-  const result = await cannon({ ...options, duration: settings.duration, setupClient: bearerPerConnection(tokens) });
-  return { ...summarize(result), cpu: { ...cpu.end(), foreign_before: foreignBefore } };
-}
-
-/** The mean of each numeric field of `samples`. */
-function meanOf(samples) {
-  const fields = Object.keys(samples[0]).filter((field) => typeof samples[0][field] === 'number');
-  return Object.fromEntries(
-    fields.map((field) => [field, Math.round(samples.reduce((sum, s) => sum + s[field], 0) / samples.length)]),
-  );
-}
+const loadGet = (name, url, tokens, serverPid) => measuredBearerGet(settings, name, url, tokens, serverPid);
 
 /**
  * DPoP-bound GET /me against bearer GET /me, in BENCH_DPOP_PAIRS pairs of BENCH_DPOP_SEGMENT-second loads, one
@@ -344,49 +283,46 @@ async function refreshLoad(url, startTokens, duration) {
 }
 
 async function benchService() {
-  const base = await startService();
+  const base = await startMeasuredService();
   const data = await prepare(base);
   const pid = server.child.pid;
   const endpoints = {};
+  /** A measured load of the service: `route` names it, `connections` is what `run` opens. */
+  const measure = (route, connections, run, chains = '') =>
+    measuredLoad(
+      pid,
+      settings,
+      run,
+      () => quiet(route, pid),
+      `${route}: ${connections} connections${chains} for ${settings.duration} s`,
+    );
 
   endpoints.get_me = await loadGet('GET /api/v1/me', `${base}/api/v1/me`, data.meTokens, pid);
   for (const alg of settings.dpopAlgs) {
     endpoints[`get_me_dpop_${alg.toLowerCase()}`] = await dpopAgainstBearer(alg, base, data, pid, endpoints.get_me.rps);
   }
 
-  let foreignBefore = await quiet('POST /api/v1/auth/refresh', pid);
-  if (settings.warmup > 0) await refreshLoad(`${base}/api/v1/auth/refresh`, data.warmupRefreshTokens, settings.warmup);
-  log(
-    `POST /api/v1/auth/refresh: ${settings.connections} connections (one refresh-token chain each) for ${settings.duration} s`,
-  );
-  let cpu = cpuSample(pid);
-  const refresh = await refreshLoad(`${base}/api/v1/auth/refresh`, data.refreshTokens, settings.duration);
-  endpoints.refresh = {
-    ...summarize(refresh.result),
-    non_2xx_seen_by_chains: refresh.non2xxCounted,
-    non_2xx_statuses: refresh.failures,
-    broken_chains: refresh.brokenChains,
-    rotations: refresh.rotations,
-    cpu: { ...cpu.end(), foreign_before: foreignBefore },
+  const refreshRun = async (duration, warmup) => {
+    const tokens = warmup ? data.warmupRefreshTokens : data.refreshTokens;
+    const refresh = await refreshLoad(`${base}/api/v1/auth/refresh`, tokens, duration);
+    if (warmup) return {};
+    return {
+      ...summarize(refresh.result),
+      non_2xx_seen_by_chains: refresh.non2xxCounted,
+      non_2xx_statuses: refresh.failures,
+      broken_chains: refresh.brokenChains,
+      rotations: refresh.rotations,
+    };
   };
+  const chains = ' (one refresh-token chain each)';
+  endpoints.refresh = await measure('POST /api/v1/auth/refresh', settings.connections, refreshRun, chains);
 
-  const loginOptions = {
-    url: `${base}/api/v1/auth/login`,
-    method: 'POST',
+  const loginOptions = signInLoadOptions(base, data.login, settings.loginConnections);
+  const loginRun = async (duration) => ({
+    ...summarize(await cannon({ ...loginOptions, duration })),
     connections: settings.loginConnections,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(data.login),
-  };
-  foreignBefore = await quiet('POST /api/v1/auth/login', pid);
-  if (settings.warmup > 0) await cannon({ ...loginOptions, duration: settings.warmup });
-  log(`POST /api/v1/auth/login: ${settings.loginConnections} connections for ${settings.duration} s`);
-  cpu = cpuSample(pid);
-  const login = await cannon({ ...loginOptions, duration: settings.duration });
-  endpoints.login = {
-    ...summarize(login),
-    connections: settings.loginConnections,
-    cpu: { ...cpu.end(), foreign_before: foreignBefore },
-  };
+  });
+  endpoints.login = await measure('POST /api/v1/auth/login', settings.loginConnections, loginRun);
 
   log('stopping the service');
   await stopChild(server);
@@ -469,16 +405,6 @@ function dpopRatio(endpoint) {
   };
 }
 
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`${signal}: stopping children and cleaning up`);
-    cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
-}
-
 async function main() {
   log(
     `duration ${settings.duration} s, ${settings.connections} connections (login ${settings.loginConnections}), ` +
@@ -534,8 +460,4 @@ async function main() {
   if (process.env.BENCH_STRICT === '1' && missed.length) process.exitCode = 1;
 }
 
-main().catch(async (error) => {
-  log(`failed: ${error?.stack ?? error}`);
-  await cleanup().catch(() => {});
-  process.exit(1);
-});
+runBench(main, cleanup);

@@ -11,28 +11,41 @@ import { cpus } from 'node:os';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { ARGON2ID } from './ceilings.mjs';
-import { emitReport, measured, perConnectionGet, refreshChainLoad, rssOf } from './peer-loads.mjs';
+import {
+  basicAuth,
+  clientCredentialsLoadOptions,
+  emitReport,
+  measured,
+  perConnectionGet,
+  refreshChainLoad,
+  rssOf,
+} from './peer-loads.mjs';
 import { analyze, counts, ORGANIZATIONS, seedAccounts, seedOrganizations } from './scale-seed.mjs';
-import { allowanceSql, logins, registerClient, signUpOrganization, startService } from './service.mjs';
+import {
+  allowanceSql,
+  logins,
+  registerClient,
+  signInLoadOptions,
+  signUpOrganization,
+  startService,
+} from './service.mjs';
 import {
   cannon,
+  commonSettings,
   log,
   ownerSql,
   positiveInteger,
-  positiveNumber,
+  quietBefore,
   round,
+  runBench,
   stopAllChildren,
   stopChild,
   summarize,
-  waitQuiet,
 } from './util.mjs';
 
 const settings = {
-  duration: positiveNumber('BENCH_DURATION', 10),
-  connections: positiveInteger('BENCH_CONNECTIONS', 20),
+  ...commonSettings(),
   loginConnections: positiveInteger('BENCH_LOGIN_CONNECTIONS', 8),
-  warmup: Number(process.env.BENCH_WARMUP ?? 2),
-  waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
   /** Account counts measured, smallest first; BENCH_SCALE_MAX replaces the largest (a shorter smoke run). */
   sizes: (process.env.BENCH_SCALE_SIZES ?? '10000,1000000').split(',').map(Number),
 };
@@ -64,7 +77,7 @@ async function prepare() {
   await stopChild(service.handle);
   await ownerSql({ databaseUrl, schema }, allowanceSql(org.tenantId));
   service = await startService({ databaseUrl, redisUrl, schema, secretKey });
-  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+  const basic = basicAuth(client.client_id, client.client_secret);
   return { service, org, basic };
 }
 
@@ -75,8 +88,7 @@ async function measure({ service, org, basic }) {
   const c = settings.connections;
   const load = (label, run) => {
     log(`${label}: ${settings.duration} s`);
-    const quiet = settings.waitQuiet > 0 ? () => waitQuiet(label, settings.waitQuiet, [pid]) : undefined;
-    return measured(pid, settings, run, quiet);
+    return measured(pid, settings, run, () => quietBefore(settings, label, [pid]));
   };
   const pairs = await logins(base, org.login, 3 * c);
   const out = {};
@@ -93,23 +105,11 @@ async function measure({ service, org, basic }) {
       body: (token) => JSON.stringify({ refresh_token: token }),
     }),
   );
-  const signIn = {
-    url: `${base}/api/v1/auth/login`,
-    method: 'POST',
-    connections: settings.loginConnections,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(org.login),
-  };
+  const signIn = signInLoadOptions(base, org.login, settings.loginConnections);
   out.login = await load('POST /api/v1/auth/login', async (duration) =>
     summarize(await cannon({ ...signIn, duration })),
   );
-  const grants = {
-    url: `${base}/api/v1/oauth/token`,
-    method: 'POST',
-    connections: c,
-    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&scope=openid',
-  };
+  const grants = clientCredentialsLoadOptions(`${base}/api/v1/oauth/token`, basic, 'openid', c);
   out.client_credentials = await load('POST /api/v1/oauth/token client_credentials', async (duration) =>
     summarize(await cannon({ ...grants, duration })),
   );
@@ -132,16 +132,6 @@ async function cleanup() {
     }
     schemaCreated = false;
   }
-}
-
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`${signal}: stopping children and cleaning up`);
-    cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
 }
 
 async function main() {
@@ -209,8 +199,4 @@ async function main() {
   if (process.env.BENCH_STRICT === '1' && missed.length) process.exitCode = 1;
 }
 
-main().catch(async (error) => {
-  log(`failed: ${error?.stack ?? error}`);
-  await cleanup().catch(() => {});
-  process.exit(1);
-});
+runBench(main, cleanup);

@@ -1,14 +1,18 @@
-// The service as bench/peers.mjs and bench/scale.mjs start it: the built launcher (bin/svc.cjs serve
-// --no-workers) on PostgreSQL in its own schema and Redis, like bench/run.mjs (docs/benchmarks.md).
+// The service as the bench/ scripts start it: the built launcher (bin/svc.cjs serve --no-workers) on PostgreSQL
+// in its own schema or on PGlite in a data directory, with Redis when given (docs/benchmarks.md).
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hiddenFields } from './peer-loads.mjs';
 import { baseEnv, freePort, log, postJson, startChild, svcCommand, waitForHttp } from './util.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Starts the service; `schema` is created by it on start (its migrations). Returns `{ handle, base }`. */
-export async function startService({ databaseUrl, redisUrl, schema, secretKey }) {
+/**
+ * Starts the service on PostgreSQL at `databaseUrl` in `schema` (created by the service on start, with its
+ * migrations), or, without `databaseUrl`, on PGlite in `dataDir`. Returns `{ handle, base }`.
+ */
+export async function startService({ databaseUrl, redisUrl, schema, dataDir, secretKey }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = {
@@ -16,6 +20,7 @@ export async function startService({ databaseUrl, redisUrl, schema, secretKey })
     SVC_ENV: 'development',
     PORT: String(port),
     HOST: '127.0.0.1',
+    // DPoP proofs name the URL they are for (`htu`): the service compares it with BASE_URL + path.
     BASE_URL: base,
     PUBLIC_SIGNUP_ENABLED: 'true',
     LOG_LEVEL: 'warn',
@@ -24,11 +29,12 @@ export async function startService({ databaseUrl, redisUrl, schema, secretKey })
     // repeated runs against one Redis do not exhaust per-address budgets. One trusted hop: the right-most
     // X-Forwarded-For value is the client.
     TRUST_PROXY: '1',
-    DATABASE_URL: databaseUrl,
-    DATABASE_SCHEMA: schema,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: dataDir }),
   };
   if (redisUrl) env.REDIS_URL = redisUrl;
-  log(`starting the service on ${base} (PostgreSQL schema ${schema}${redisUrl ? ', Redis' : ''})`);
+  const storage = databaseUrl ? `PostgreSQL schema ${schema}` : `PGlite in ${dataDir}`;
+  log(`starting the service on ${base} (${storage}${redisUrl ? ', Redis' : ''})`);
+  // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const handle = startChild('svc', process.execPath, [...profile, svcCommand(ROOT), 'serve', '--no-workers'], {
     cwd: ROOT,
@@ -79,4 +85,28 @@ export async function logins(base, login, count) {
     }
   }
   return pairs;
+}
+
+/** autocannon options of the password sign-in load: `connections` connections, each signing `login` in. */
+export function signInLoadOptions(base, login, connections) {
+  return {
+    url: `${base}/api/v1/auth/login`,
+    method: 'POST',
+    connections,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(login),
+  };
+}
+
+/**
+ * Answers the service's hosted pages met on an authorization (bench/peer-loads.mjs Browser.authorize): the
+ * sign-in form with `login`'s email and password, then the consent form, approved.
+ */
+export function hostedPages(login) {
+  return (browser, step) => {
+    const fields = hiddenFields(step.html);
+    return step.url.pathname === '/login'
+      ? browser.request('/login', { ...fields, email: login.email, password: login.password })
+      : browser.request('/consent', { ...fields, approve: '1' });
+  };
 }

@@ -1,4 +1,5 @@
-// Helpers for bench/run.mjs: logging, child processes, ports, HTTP, autocannon, CPU accounting.
+// Helpers of the bench/ scripts: logging, child processes, ports, HTTP, autocannon, CPU accounting, the run's
+// life cycle (clean-up on a signal or a failure).
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -39,6 +40,28 @@ export function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The knobs every bench script reads (docs/benchmarks.md): BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WARMUP and
+ * BENCH_WAIT_QUIET (seconds, 0 to skip). A script adds its own to these.
+ */
+export function commonSettings() {
+  const settings = {
+    duration: positiveNumber('BENCH_DURATION', 10),
+    connections: positiveInteger('BENCH_CONNECTIONS', 20),
+    warmup: Number(process.env.BENCH_WARMUP ?? 2),
+    waitQuiet: Number(process.env.BENCH_WAIT_QUIET ?? 60),
+  };
+  for (const [name, value] of [
+    ['BENCH_WARMUP', settings.warmup],
+    ['BENCH_WAIT_QUIET', settings.waitQuiet],
+  ]) {
+    if (!Number.isFinite(value) || value < 0) {
+      throw new Error(`${name}: expected a number of seconds >= 0, got "${process.env[name]}"`);
+    }
+  }
+  return settings;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -315,6 +338,58 @@ export function cpuSample(serverPid) {
   };
 }
 
+/** The mean of each numeric field of `samples` (CPU splits of several windows), rounded. */
+export function meanOf(samples) {
+  const fields = Object.keys(samples[0]).filter((field) => typeof samples[0][field] === 'number');
+  return Object.fromEntries(
+    fields.map((field) => [field, Math.round(samples.reduce((sum, s) => sum + s[field], 0) / samples.length)]),
+  );
+}
+
+/** `run()`'s figures with the CPU split of the process `pid` (and of the machine) while it ran. */
+export async function withCpu(pid, run) {
+  const cpu = cpuSample(pid);
+  const figures = await run();
+  return { ...figures, cpu: cpu.end() };
+}
+
+/**
+ * One measured load of the process `pid`: `quiet()` first, when given (its reading of the others' load is
+ * reported as `cpu.foreign_before`), then a warm-up of `settings.warmup` s that is not reported, then
+ * `run(settings.duration)` with the CPU split of its window. `run(seconds, warmup)` resolves to the figures;
+ * `announce`, when given, is logged just before the measured window.
+ */
+export async function measuredLoad(pid, settings, run, quiet, announce) {
+  const foreignBefore = quiet ? await quiet() : undefined;
+  if (settings.warmup > 0) await run(settings.warmup, true);
+  if (announce) log(announce);
+  const out = await withCpu(pid, () => run(settings.duration, false));
+  out.cpu.foreign_before = foreignBefore;
+  return out;
+}
+
+/** autocannon `setupClient` giving each connection its own bearer token (each token is its own session). */
+export function bearerPerConnection(tokens) {
+  let next = 0;
+  return (client) => {
+    client.setHeaders({ authorization: `Bearer ${tokens[next++ % tokens.length]}` });
+  };
+}
+
+/** A measured GET load of `url` (measuredLoad) with one bearer token per connection, after a quiet machine. */
+export function measuredBearerGet(settings, name, url, tokens, pid) {
+  const options = { url, method: 'GET', connections: settings.connections };
+  const run = async (duration) =>
+    summarize(await cannon({ ...options, duration, setupClient: bearerPerConnection(tokens) }));
+  const announce = `${name}: ${settings.connections} connections for ${settings.duration} s`;
+  return measuredLoad(pid, settings, run, () => quietBefore(settings, name, [pid]), announce);
+}
+
+/** waitQuiet before a load of `label` when BENCH_WAIT_QUIET is above 0: its reading, else undefined. */
+export function quietBefore(settings, label, ourPids = []) {
+  return settings.waitQuiet > 0 ? waitQuiet(label, settings.waitQuiet, ourPids) : undefined;
+}
+
 /**
  * On a shared machine, other work (a test run, another benchmark) skews every figure. Waits, up to
  * `maxSeconds`, until processes other than ours (and PostgreSQL, Redis) use under 15% of one core over 2 s.
@@ -452,4 +527,25 @@ export async function ownerSql({ databaseUrl, schema, dataDir }, statement) {
   } finally {
     await db.close();
   }
+}
+
+/**
+ * Runs a benchmark's `main()`. SIGINT or SIGTERM stops the children and runs `cleanup()` (dropping what the run
+ * created) before exiting 130 or 143; a failure is logged, cleaned up after, and exits 1.
+ */
+export function runBench(main, cleanup) {
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (interrupted) return;
+      interrupted = true;
+      log(`${signal}: stopping children and cleaning up`);
+      cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
+  main().catch(async (error) => {
+    log(`failed: ${error?.stack ?? error}`);
+    await cleanup().catch(() => {});
+    process.exit(1);
+  });
 }

@@ -1,11 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
+import { removeProcessStorage } from '../support/node-process.js';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
@@ -40,14 +41,7 @@ afterAll(async () => {
     server.kill('SIGTERM');
     await exited;
   }
-  if (process.env.DATABASE_URL) {
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeProcessStorage(dataDir, schema);
 });
 
 // Each test starts CLI processes that open the embedded database (seconds each, more on a busy 2-core machine).

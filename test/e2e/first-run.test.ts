@@ -10,11 +10,12 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.js';
 import { newAccount, request } from '../support/http.js';
 
 /**
@@ -41,17 +42,6 @@ function envFor(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pro
   // Sign-ups open and client addresses from X-Forwarded-For, so a stream of writes is not throttled per IP.
   const base = { SVC_ENV: 'development', LOG_LEVEL: 'info', PUBLIC_SIGNUP_ENABLED: 'true', TRUST_PROXY: '1' };
   return { ...inherited, ...base, DATA_DIR: dataDir, ...extra };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 interface Server {

@@ -1,6 +1,7 @@
-import { type AddressInfo, createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// A free port is one nobody listens on right now.
+import { freePort as closedPort } from '../support/free-port.js';
 import { request } from '../support/http.js';
 import { startService, type TestService } from '../support/service.js';
 import { startWebhookReceiver, TEST_CA_FILE, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -29,18 +30,6 @@ afterAll(async () => {
 });
 
 const { api, signUp, logIn, refresh } = accountsHarness(() => svc);
-
-/** A loopback port nobody listens on right now. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const scrape = (url: string, token?: string) => request(url, token ? { token } : {});
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing } from '../../src/kernel/observability/tracing.js';
 import { request } from '../support/http.js';
+import { removeProcessStorage } from '../support/node-process.js';
 
 /**
  * OpenTelemetry tracing over OTLP/HTTP to a collector of our own: the `svc` process started as bin/svc.cjs starts
@@ -118,14 +119,7 @@ afterAll(async () => {
   service?.kill('SIGTERM');
   collector?.closeAllConnections();
   await new Promise((resolve) => collector?.close(resolve));
-  if (process.env.DATABASE_URL) {
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeProcessStorage(dataDir, schema);
 });
 
 describe('OpenTelemetry tracing', () => {

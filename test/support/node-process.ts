@@ -1,17 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { type AddressInfo, createServer } from 'node:net';
-
-/** A loopback port free right now (the OS picks it; the node binds it moments later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { rmSync } from 'node:fs';
+import pg from 'pg';
+import { freePort } from './free-port.js';
 
 export interface NodeProcess {
   url: string;
@@ -76,4 +66,21 @@ export async function startNodeProcess(env: Record<string, string>, readyTimeout
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * Removes what a file's own `svc` processes stored: their embedded data directory and, on a PostgreSQL run
+ * (DATABASE_URL), the schema they were given. Call it once the processes have ended.
+ */
+export async function removeProcessStorage(dataDir: string, schema: string): Promise<void> {
+  if (process.env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    } finally {
+      await client.end();
+    }
+  }
+  rmSync(dataDir, { recursive: true, force: true });
 }

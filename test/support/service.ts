@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { type AddressInfo, createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -7,18 +6,7 @@ import pg from 'pg';
 import { buildApp, createDeps, createLogger, type Deps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
-
-/** A loopback port free right now (the OS picks it; the service binds it moments later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './free-port.js';
 
 const shared = globalThis as unknown as { __svcPglite?: Promise<PGlite> };
 

@@ -45,12 +45,14 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  const httpRequests = new Counter({
-    name: 'svc_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status code',
-    labelNames: ['route', 'method', 'status_code'] as const,
-    registers,
-  });
+  /** A counter of this registry: every counter here is a name, its help and its labels, nothing more. */
+  const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
+    new Counter<Label>({ name, help, labelNames, registers });
+  const httpRequests = counter(
+    'svc_http_requests_total',
+    'HTTP requests answered, by route template, method and status code',
+    ['route', 'method', 'status_code'],
+  );
   const httpDuration = new Histogram({
     name: 'svc_http_request_duration_seconds',
     help: 'Time from request to response, by route template, method and status code',
@@ -58,30 +60,25 @@ export function createMetrics(): Metrics {
     buckets: LATENCY_BUCKETS,
     registers,
   });
-  const signIns = new Counter({
-    name: 'svc_sign_ins_total',
-    help: 'First factors that ended, by method (first amr value) and outcome',
-    labelNames: ['method', 'outcome'] as const,
-    registers,
-  });
-  const tokens = new Counter({
-    name: 'svc_tokens_issued_total',
-    help: 'Token responses issued, by grant (session, session_refresh, or the OAuth grant_type)',
-    labelNames: ['grant'] as const,
-    registers,
-  });
-  const throttles = new Counter({
-    name: 'svc_throttled_requests_total',
-    help: 'Requests answered 429, by surface (route template) and reason (limit | store_unavailable)',
-    labelNames: ['surface', 'reason'] as const,
-    registers,
-  });
-  const deliveries = new Counter({
-    name: 'svc_webhook_deliveries_total',
-    help: 'Webhook delivery attempts recorded, by outcome (delivered | retrying | dead_letter)',
-    labelNames: ['outcome'] as const,
-    registers,
-  });
+  const signIns = counter('svc_sign_ins_total', 'First factors that ended, by method (first amr value) and outcome', [
+    'method',
+    'outcome',
+  ]);
+  const tokens = counter(
+    'svc_tokens_issued_total',
+    'Token responses issued, by grant (session, session_refresh, or the OAuth grant_type)',
+    ['grant'],
+  );
+  const throttles = counter(
+    'svc_throttled_requests_total',
+    'Requests answered 429, by surface (route template) and reason (limit | store_unavailable)',
+    ['surface', 'reason'],
+  );
+  const deliveries = counter(
+    'svc_webhook_deliveries_total',
+    'Webhook delivery attempts recorded, by outcome (delivered | retrying | dead_letter)',
+    ['outcome'],
+  );
   const queues = new Map<string, () => Promise<QueueStats>>();
   // Both queue gauges are collected in one scrape, side by side: they share one read of the queues.
   let reading: Promise<Array<{ queue: string; stats: QueueStats | undefined }>> | undefined;
