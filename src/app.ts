@@ -35,16 +35,12 @@ import {
   registerObservability,
 } from './kernel/observability/index.js';
 import { createPersonalDataRegistry, type PersonalDataRegistry } from './kernel/personal-data.js';
+import { createRevocationCascade, type RevocationCascade } from './kernel/revocation.js';
 import {
   type AccountService,
   createAccountService,
   createSecurityNotices,
-  createSessionService,
-  createSessionStateCache,
-  createUserTokenResolver,
   registerAccountRoutes,
-  type SessionService,
-  type SessionStateCache,
 } from './modules/accounts/index.js';
 import { type ApiKeys, createApiKeys, registerApiKeyRoutes } from './modules/api-keys/index.js';
 import {
@@ -60,12 +56,15 @@ import {
   registerMemberRoutes,
 } from './modules/members/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
-import { createMfaService, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
+import { createMfaService, createSecondFactorGate, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
 import {
   createOAuthClients,
   createOpenIdProvider,
   type OAuthClients,
   type OpenIdProvider,
+  queueBackchannelLogouts,
+  queueBackchannelLogoutsOfAccount,
+  queueBackchannelLogoutsOfMembership,
   registerOAuthClientRoutes,
   registerOAuthProviderRoutes,
 } from './modules/oidc/index.js';
@@ -76,6 +75,16 @@ import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from
 import { createSaml, registerSamlRoutes, type Saml, samlBrowserBinding } from './modules/saml/index.js';
 import { createScim, registerScimRoutes, type Scim } from './modules/scim/index.js';
 import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
+import {
+  createSessionService,
+  createSessionStateCache,
+  createSignIn,
+  createUserTokenResolver,
+  endGrantSessionsMadeFromThem,
+  type SessionService,
+  type SessionStateCache,
+  type SignIn,
+} from './modules/sign-in/index.js';
 import { createSocial, registerSocialRoutes, type Social } from './modules/social/index.js';
 import {
   createSso,
@@ -114,11 +123,18 @@ export interface Deps {
   members: MembersService;
   pricing: PricingService;
   sessions: SessionService;
+  /**
+   * What ending a session, an account's sessions or a membership also ends (src/kernel/revocation.ts): the
+   * consequences are registered below, in one place.
+   */
+  revocation: RevocationCascade;
+  /** Sign-in's finishing step: every first factor ends in `signIn.finishSignIn` (the MFA gate plugged in). */
+  signIn: SignIn;
   /** Tells this node's auth-state caches of changes (`synced()` waits until a change has reached them). */
   authState: AuthStateListener;
   sessionStateCache: SessionStateCache;
   accounts: AccountService;
-  /** TOTP second factor; its `signIn` finishes every first factor (Part A 4.2). */
+  /** TOTP second factor (Part A 4.2): a gate of `signIn`, and the challenge that finishes it. */
   mfa: MfaService;
   passkeys: PasskeyService;
   magicLinks: MagicLinkService;
@@ -247,10 +263,13 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const dns = createDns(config);
     const egress = createEgress({ config, dns });
     const personalData = createPersonalDataRegistry();
+    const revocation = createRevocationCascade();
     const afterAnswer = createAfterAnswer();
-    const organizations = createOrganizationService({ clock });
+    const organizations = createOrganizationService({ clock, revocation });
     const settings = createSettingsService({ transactions, events, clock });
-    const sessions = createSessionService({ transactions, accessTokens, events, clock, metrics });
+    const sessions = createSessionService({ transactions, accessTokens, events, clock, revocation, metrics });
+    // Every first factor ends here; the second factor is a gate first factors never see (Part A 4.2).
+    const signIn = createSignIn({ sessions, events, metrics, gates: [createSecondFactorGate({ clock })] });
     const authState = await createAuthStateListener(database, transactions);
     closers.push(async () => authState.close());
     const sessionStateCache = createSessionStateCache(authState);
@@ -262,15 +281,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     const oauthClients = createOAuthClients({ transactions, events, clock });
     const notify = createSecurityNotices({ config, mailer, clock, logger, afterAnswer });
-    const mfa = createMfaService({
-      ...{ config, transactions, sessions, events, clock, limiter, notify, personalData, metrics },
-    });
+    const mfa = createMfaService({ config, transactions, signIn, events, clock, limiter, notify, personalData });
     const accounts = createAccountService({
       config,
       transactions,
       organizations,
       sessions,
-      signIn: mfa.signIn,
+      signIn,
+      revocation,
       events,
       limiter,
       clock,
@@ -291,18 +309,23 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     closers.push(() => dpop.close());
     const passkeys = createPasskeyService({
       ...{ config, transactions, events, clock, limiter, personalData, accounts, notify, logger, afterAnswer },
-      signIn: mfa.signIn,
+      signIn,
       mfaEnabled: mfa.isEnabled,
     });
     const magicLinks = createMagicLinkService({
       ...{ config, transactions, events, clock, limiter, mailer, settings, personalData, logger, afterAnswer },
-      signIn: mfa.signIn,
+      signIn,
     });
     const openIdProvider = createOpenIdProvider({
       ...{ config, transactions, events, clock, limiter, keyring, accessTokens, dpop, egress, sessions, logger },
       ...{ authState, personalData, metrics, afterAnswer },
       secretKey: resolveSecretKey(config),
     });
+    // The revocation cascade (src/kernel/revocation.ts): every consequence of ending sessions, in the order run.
+    revocation.on('sessionsEnded', endGrantSessionsMadeFromThem);
+    revocation.on('sessionsEnded', queueBackchannelLogouts);
+    revocation.on('accountSessionsEnded', queueBackchannelLogoutsOfAccount);
+    revocation.on('membershipEnded', queueBackchannelLogoutsOfMembership);
     const earlyAccess = createEarlyAccessService({
       ...{ config, transactions, events, limiter, mailer, dns, clock, logger, afterAnswer },
     });
@@ -319,7 +342,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const sso = createSso({
       ...{ config, transactions, organizations, events, clock, egress, limiter, sessions, accounts, members },
       ...{ personalData, logger, mailer },
-      signIn: mfa.signIn,
+      signIn,
       secretKey: resolveSecretKey(config),
     });
     const saml = createSaml({
@@ -341,7 +364,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const social = createSocial({
       ...{ config, transactions, events, clock, egress, limiter, settings, sessions, organizations, accounts },
       ...{ passkeys, notify, personalData, logger },
-      signIn: mfa.signIn,
+      signIn,
       mfaEnabled: mfa.isEnabled,
       relyingParty: sso.relyingParty,
     });
@@ -371,6 +394,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       members,
       pricing,
       sessions,
+      revocation,
+      signIn,
       authState,
       sessionStateCache,
       accounts,

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessTokens } from '../kernel/auth/index.js';
-import type { AccountService, SessionService } from '../modules/accounts/index.js';
+import type { AccountService } from '../modules/accounts/index.js';
 import type { EarlyAccessService } from '../modules/early-access/index.js';
 import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MembersService } from '../modules/members/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
 import type { OpenIdProvider } from '../modules/oidc/index.js';
 import type { PasskeyService } from '../modules/passkeys/index.js';
+import type { SessionService } from '../modules/sign-in/index.js';
 import { createCsrf } from './csrf.js';
 import { registerEarlyAccessConfirmPage } from './early-access-confirm-page.js';
 import { registerInvitePage } from './invite-page.js';

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../kernel/http/index.js';
-import { deliverPair, passwordWeakness } from '../modules/accounts/index.js';
+import { passwordWeakness } from '../modules/accounts/index.js';
 import type { MembersService } from '../modules/members/index.js';
+import { deliverPair } from '../modules/sign-in/index.js';
 import type { Csrf } from './csrf.js';
 import { errorBox, html, paragraph, type SafeHtml, sendPage } from './html.js';
 import {

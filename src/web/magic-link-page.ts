@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../kernel/http/index.js';
-import { deliverPair, isMfaRequired, type RequestContext, type TokenPair } from '../modules/accounts/index.js';
 import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
+import { deliverPair, isMfaRequired, type RequestContext, type TokenPair } from '../modules/sign-in/index.js';
 import type { Csrf } from './csrf.js';
 import { errorBox, html, paragraph, sendPage } from './html.js';
 import type { ContinueAuthorization } from './oidc-pages.js';

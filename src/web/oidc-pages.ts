@@ -2,18 +2,18 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../kernel/auth/index.js';
 import { HttpError } from '../kernel/http/index.js';
+import type { AccountService } from '../modules/accounts/index.js';
+import type { MagicLinkService } from '../modules/magic-link/index.js';
+import type { MfaService } from '../modules/mfa/index.js';
+import type { OpenIdProvider } from '../modules/oidc/index.js';
+import type { PasskeyService } from '../modules/passkeys/index.js';
 import {
-  type AccountService,
   isMfaRequired,
   type RequestContext,
   type SessionService,
   type SignInResult,
   type TokenPair,
-} from '../modules/accounts/index.js';
-import type { MagicLinkService } from '../modules/magic-link/index.js';
-import type { MfaService } from '../modules/mfa/index.js';
-import type { OpenIdProvider } from '../modules/oidc/index.js';
-import type { PasskeyService } from '../modules/passkeys/index.js';
+} from '../modules/sign-in/index.js';
 import type { Csrf } from './csrf.js';
 import { errorBox, html, pageCsp, paragraph, SafeHtml, sendPage } from './html.js';
 import { csrfRefused, failurePage, fieldOf, PAGE_OPTIONS, PASSWORD_MAX, renderRefusal } from './pages.js';

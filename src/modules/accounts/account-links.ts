@@ -8,6 +8,8 @@ import { badRequest, forbidden } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
+import type { RevocationCascade } from '../../kernel/revocation.js';
+import type { SessionService } from '../sign-in/index.js';
 import { emailKeyOf } from './identifiers.js';
 import { assertStrongPassword } from './password-policy.js';
 import * as store from './store.js';
@@ -39,9 +41,11 @@ export function createAccountLinks(deps: {
   mailer: Mailer;
   clock: Clock;
   logger: Logger;
+  sessions: Pick<SessionService, 'revokeAllOfUser'>;
+  revocation: RevocationCascade;
   afterAnswer: AfterAnswer;
 }) {
-  const { config, transactions, events, limiter, mailer, clock, logger, afterAnswer } = deps;
+  const { config, transactions, events, limiter, mailer, clock, logger, sessions, revocation, afterAnswer } = deps;
 
   /** Mail leaves after the answer: its delivery time must not tell a caller whether the address exists. */
   function sendLater(to: string, subject: string, text: string): void {
@@ -202,14 +206,15 @@ export function createAccountLinks(deps: {
         const now = clock.now();
         const link = await users.spendAccountToken(tx, 'reset_password', tokenHash, now);
         if (!link) return false;
-        await users.setPassword(tx, link.userId, passwordHash, now);
+        const epoch = await users.setPassword(tx, link.userId, passwordHash, now);
+        await revocation.accountSessionsEnded(tx, { userId: link.userId, previousEpoch: epoch - 1, at: now });
         await users.spendAllAccountTokens(tx, link.userId, 'reset_password', now);
         // The new epoch ends the account's sessions in every organization: each hears of it (Part A 6).
         const memberOf = await users.activeTenantsOf(tx, link.userId);
         const actor = { id: link.userId, type: 'human' } as const;
         for (const memberTenant of memberOf) {
           await transactions.enterTenant(tx, memberTenant);
-          await users.endSessionsOfUser(tx, memberTenant, link.userId, now, 'password_reset');
+          await sessions.revokeAllOfUser(tx, memberTenant, link.userId, 'password_reset');
           const data = { user_id: link.userId, reason: 'password_reset' };
           await events.emit(tx, {
             tenantId: memberTenant,

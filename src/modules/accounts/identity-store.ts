@@ -99,33 +99,33 @@ export async function ownerAddresses(q: Queryable, tenantId: string): Promise<st
   return found.map((row) => row.email);
 }
 
-/** Ends every live grant session of a person for one client (consent revoked, Part A 4.14). */
-export async function endGrantSessionsOfClient(
-  q: Queryable,
-  tenantId: string,
-  userId: string,
-  clientId: string,
-  now: Date,
-): Promise<number> {
-  const ended = await q
-    .update(sessions)
-    .set({ revokedAt: now, revokedReason: 'consent_revoked' })
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        eq(sessions.clientId, clientId),
-        isNull(sessions.revokedAt),
-      ),
-    )
-    .returning({ id: sessions.id });
-  return ended.length;
+/** A grant session a client may be told ended (OIDC Back-Channel Logout): `sid` is the provider session it knows. */
+export interface GrantOfMember {
+  tenantId: string;
+  clientId: string;
+  userId: string;
+  sid: string;
+}
+
+/**
+ * The grant sessions of a member in one organization that were live until their membership ended: not revoked
+ * and minted under the account's current epoch (the revocation cascade queues their back-channel logouts).
+ */
+export async function grantsOfMember(q: Queryable, tenantId: string, userId: string): Promise<GrantOfMember[]> {
+  const found = await rows<{ tenant_id: string; client_id: string; user_id: string; sid: string }>(
+    q,
+    sql`select s.tenant_id, s.client_id, s.user_id, coalesce(s.parent_session_id, s.id) as sid
+        from sessions s join users u on u.id = s.user_id
+        where s.tenant_id = ${tenantId} and s.user_id = ${userId} and s.client_id is not null
+          and s.revoked_at is null and s.epoch = u.token_epoch`,
+  );
+  return found.map((row) => ({ tenantId: row.tenant_id, clientId: row.client_id, userId: row.user_id, sid: row.sid }));
 }
 
 const signedInWithSso = sql`${sessions.amr} @> '["sso"]'::jsonb`;
 
 /**
- * Live first-party sessions (grants end with them, migration 0013) to end: the SSO sessions of some people (an
+ * Live first-party sessions (grants end with them: the revocation cascade) to end: the SSO sessions of some people (an
  * identity provider signed them out), or every session not signed in through SSO of the members who are not
  * owners (SSO just became required). Read here, ended through the session service.
  */
@@ -156,7 +156,7 @@ export async function liveSessionsToEnd(
 }
 
 /**
- * The person's live first-party sessions signed in through SSO (grants end with them, migration 0013): the ones an
+ * The person's live first-party sessions signed in through SSO (grants end with them: the revocation cascade): the ones an
  * identity provider's logout ends. Sessions begun another way (password, passkey…) are not the provider's to end.
  */
 export async function liveSsoSessionsOf(q: Queryable, tenantId: string, userId: string, now: Date): Promise<string[]> {

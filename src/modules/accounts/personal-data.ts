@@ -1,6 +1,8 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { Tx } from '../../kernel/db/index.js';
 import type { PersonalDataContributor } from '../../kernel/personal-data.js';
+import type { RevocationCascade } from '../../kernel/revocation.js';
+import type { SessionService } from '../sign-in/index.js';
 import * as store from './store.js';
 
 /**
@@ -8,8 +10,12 @@ import * as store from './store.js';
  * sessions and refresh tokens in the organization, and its pending verification and reset links.
  * The password hash is never exported.
  */
-export function accountPersonalData(deps: { clock: Clock }): PersonalDataContributor {
-  const { clock } = deps;
+export function accountPersonalData(deps: {
+  clock: Clock;
+  sessions: Pick<SessionService, 'ofUser' | 'revokeAllOfUser' | 'deleteAllOfUser'>;
+  revocation: RevocationCascade;
+}): PersonalDataContributor {
+  const { clock, sessions: sessionsOf, revocation } = deps;
   return {
     name: 'account',
     tables: ['users', 'sessions', 'refresh_tokens', 'account_tokens'],
@@ -17,7 +23,7 @@ export function accountPersonalData(deps: { clock: Clock }): PersonalDataContrib
     async export(tx: Tx, tenantId: string, userId: string) {
       const user = await store.userById(tx, userId);
       if (!user) return null;
-      const sessions = await store.sessionsOfUser(tx, tenantId, userId);
+      const sessions = await sessionsOf.ofUser(tx, tenantId, userId);
       return {
         profile: {
           user_id: user.id,
@@ -47,11 +53,13 @@ export function accountPersonalData(deps: { clock: Clock }): PersonalDataContrib
     async erase(tx: Tx, tenantId: string, userId: string) {
       const now = clock.now();
       // Revoke first, so every token of them dies through the auth-state notification, then delete the rows.
-      await store.revokeSessionsOfUser(tx, tenantId, userId, now, 'erased');
-      await store.deleteSessionsOfUser(tx, tenantId, userId);
+      await sessionsOf.revokeAllOfUser(tx, tenantId, userId, 'erased');
+      await sessionsOf.deleteAllOfUser(tx, tenantId, userId);
       // The account is global: scrub it only when no other organization still holds a membership of it.
       if ((await store.membershipsElsewhere(tx, userId, tenantId)) === 0) {
-        await store.scrubUser(tx, userId, now);
+        // Disabled, with a new epoch: every token of the account anywhere is refused (the cascade's account cause).
+        const epoch = await store.scrubUser(tx, userId, now);
+        await revocation.accountSessionsEnded(tx, { userId, previousEpoch: epoch - 1, at: now });
       }
     },
   };

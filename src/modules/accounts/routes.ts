@@ -2,12 +2,17 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DpopError, type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
 import { errors, HttpError } from '../../kernel/http/index.js';
-import { clearRefreshCookie, deliverPair, deliverSignIn, refreshCookieOf } from './cookie.js';
+import {
+  clearRefreshCookie,
+  deliverPair,
+  deliverSignIn,
+  refreshCookieOf,
+  type SessionService,
+  signInContext,
+} from '../sign-in/index.js';
 import { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 import { registerMeRoutes } from './me-routes.js';
 import type { AccountService } from './service.js';
-import type { SessionService } from './sessions.js';
-import { signInContext } from './sign-in-context.js';
 
 const Email = Type.String({ format: 'email', maxLength: 320, description: 'Email address' });
 const Password = Type.String({

@@ -66,7 +66,7 @@ export const sessions = pgTable(
     resource: text('resource'),
     /**
      * The browser session at the provider whose sign-in made the grant: its id is the ID token's `sid`, and its
-     * end ends the grant (trigger in migration 0013).
+     * end ends the grant (sign-in/revocation.ts, through the revocation cascade).
      */
     parentSessionId: uuid('parent_session_id').references((): AnyPgColumn => sessions.id, { onDelete: 'cascade' }),
   },

@@ -6,9 +6,9 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../../kernel/http/index.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
-import { requireOwnFactorSession } from './own-factor-session.js';
+import type { RevocationCascade } from '../../kernel/revocation.js';
+import { requireOwnFactorSession, type SessionService, type TokenPair } from '../sign-in/index.js';
 import { assertStrongPassword } from './password-policy.js';
-import type { SessionService, TokenPair } from './sessions.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
 
@@ -51,8 +51,9 @@ export function createSelfService(deps: {
   events: Events;
   limiter: Limiter;
   clock: Clock;
+  revocation: RevocationCascade;
 }) {
-  const { transactions, sessions, events, limiter, clock } = deps;
+  const { transactions, sessions, events, limiter, clock, revocation } = deps;
 
   const profileOf = (user: NonNullable<Awaited<ReturnType<typeof store.userById>>>) => ({
     email: user.email,
@@ -96,8 +97,7 @@ export function createSelfService(deps: {
       const me = self(principal);
       if (!UUID.test(sessionId)) throw notFound();
       const ended = await transactions.tenant(me.tenantId, async (tx) => {
-        const now = clock.now();
-        if (!(await users.revokeOwnSession(tx, { ...me, sessionId, now, reason: 'revoked_by_user' }))) return false;
+        if (!(await sessions.revokeOwn(tx, { ...me, sessionId }, 'revoked_by_user'))) return false;
         await events.emit(tx, {
           tenantId: me.tenantId,
           actor: { id: me.userId, type: 'human' },
@@ -189,8 +189,9 @@ export function createSelfService(deps: {
       const me = self(principal);
       await transactions.tenant(me.tenantId, async (tx) => {
         const now = clock.now();
-        await users.bumpEpoch(tx, me.userId, now);
-        await users.endSessionsOfUser(tx, me.tenantId, me.userId, now, 'signed_out_everywhere');
+        const epoch = await users.bumpEpoch(tx, me.userId, now);
+        await revocation.accountSessionsEnded(tx, { userId: me.userId, previousEpoch: epoch - 1, at: now });
+        await sessions.revokeAllOfUser(tx, me.tenantId, me.userId, 'signed_out_everywhere');
         const data = { user_id: me.userId, reason: 'sign_out_all' };
         await events.emit(tx, {
           tenantId: me.tenantId,
@@ -216,7 +217,7 @@ export function createSelfService(deps: {
     async assertRecentSignIn(principal: Principal, rule: { withinMs: number; needsMfa: boolean }): Promise<void> {
       const me = self(principal);
       const session = await transactions.tenant(me.tenantId, (tx) =>
-        store.sessionAuthentication(tx, me.tenantId, me.sessionId),
+        sessions.authentication(tx, me.tenantId, me.sessionId),
       );
       if (!session) throw new HttpError(401, 'Not authenticated');
       if (clock.now().getTime() - session.authTime.getTime() > rule.withinMs) {
@@ -271,7 +272,8 @@ export function createSelfService(deps: {
       return transactions.tenant(me.tenantId, async (tx) => {
         const now = clock.now();
         const epoch = await users.setPassword(tx, me.userId, passwordHash, now);
-        await users.endSessionsOfUser(tx, me.tenantId, me.userId, now, 'password_changed');
+        await revocation.accountSessionsEnded(tx, { userId: me.userId, previousEpoch: epoch - 1, at: now });
+        await sessions.revokeAllOfUser(tx, me.tenantId, me.userId, 'password_changed');
         await events.emit(tx, {
           tenantId: me.tenantId,
           actor: { id: me.userId, type: 'human' },

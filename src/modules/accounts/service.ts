@@ -11,16 +11,25 @@ import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/i
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { Metrics } from '../../kernel/observability/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
+import type { RevocationCascade } from '../../kernel/revocation.js';
 import type { OrganizationService } from '../organizations/index.js';
 import type { SettingsService } from '../settings/index.js';
+import {
+  assertSsoAllows,
+  mayUseAccount,
+  type RequestContext,
+  type SessionService,
+  type SignIn,
+  type SignInResult,
+  signInSubject,
+  type TokenPair,
+} from '../sign-in/index.js';
 import { createAccountLinks } from './account-links.js';
 import { emailKeyOf, slugKeyOf } from './identifiers.js';
 import { assertStrongPassword } from './password-policy.js';
 import { accountPersonalData } from './personal-data.js';
 import * as provisioning from './provisioning.js';
 import { createSelfService } from './self-service.js';
-import type { SessionService, SignIn, SignInResult, TokenPair } from './sessions.js';
-import { assertSsoAllows, mayUseAccount, signInSubject } from './sign-in-subject.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
 
@@ -52,13 +61,6 @@ function loginThrottleKey(subject: { tenantId: string; userId: string } | undefi
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
 
-export interface RequestContext {
-  ip: string;
-  userAgent?: string | undefined;
-  /** Thumbprint of the key of a verified DPoP proof sent with a sign-in: the tokens are bound to it. */
-  dpopJkt?: string | undefined;
-}
-
 /** One answer for an unknown organization and one that does not take customer sign-ups (Part A 7). */
 export const CUSTOMER_SIGNUP_UNAVAILABLE = 'Customer sign-up is not available';
 
@@ -77,8 +79,10 @@ export function createAccountService(deps: {
   transactions: Transactions;
   organizations: OrganizationService;
   sessions: SessionService;
-  /** Finishes a verified first factor: tokens, or an MFA challenge when TOTP is enrolled. */
+  /** The sign-in module's finishing step: a verified password ends there (tokens, or an MFA challenge). */
   signIn: SignIn;
+  /** Told when an account's sessions end everywhere (epoch bump, erasure): src/kernel/revocation.ts. */
+  revocation: RevocationCascade;
   events: Events;
   limiter: Limiter;
   clock: Clock;
@@ -91,7 +95,7 @@ export function createAccountService(deps: {
   afterAnswer: AfterAnswer;
 }) {
   const { config, transactions, organizations, sessions, events, limiter, clock, settings } = deps;
-  deps.personalData.add(accountPersonalData({ clock }));
+  deps.personalData.add(accountPersonalData({ clock, sessions, revocation: deps.revocation }));
   const links = createAccountLinks(deps);
   const selfService = createSelfService(deps);
 
@@ -247,7 +251,7 @@ export function createAccountService(deps: {
       assertSsoAllows(subject);
       await limiter.reset(LOGIN_FAILURES_PER_ACCOUNT, accountKey);
       return transactions.tenant(subject.tenantId, (tx) =>
-        deps.signIn(tx, {
+        deps.signIn.finishSignIn(tx, {
           tenantId: subject.tenantId,
           userId: subject.userId,
           population: subject.population as Population,

@@ -113,14 +113,6 @@ export async function setPassword(q: Queryable, userId: string, passwordHash: st
   return row.epoch;
 }
 
-/** Marks every live session of the user in one organization ended (their tokens already fail by epoch). */
-export async function endSessionsOfUser(q: Queryable, tenantId: string, userId: string, now: Date, reason: string) {
-  await q
-    .update(sessions)
-    .set({ revokedAt: now, revokedReason: reason })
-    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-}
-
 /** Live sessions of the user in one organization: not revoked, not expired, minted under the current epoch. */
 export async function liveSessions(q: Queryable, tenantId: string, userId: string, now: Date) {
   return q
@@ -150,28 +142,6 @@ export async function liveSessions(q: Queryable, tenantId: string, userId: strin
       ),
     )
     .orderBy(desc(sessions.lastUsedAt));
-}
-
-/** Ends one live session of the user; false when it is not theirs, unknown or already dead. */
-export async function revokeOwnSession(
-  q: Queryable,
-  input: { tenantId: string; userId: string; sessionId: string; now: Date; reason: string },
-): Promise<boolean> {
-  const ended = await q
-    .update(sessions)
-    .set({ revokedAt: input.now, revokedReason: input.reason })
-    .where(
-      and(
-        eq(sessions.tenantId, input.tenantId),
-        eq(sessions.id, input.sessionId),
-        eq(sessions.userId, input.userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, input.now),
-        sql`${sessions.epoch} = (select u.token_epoch from users u where u.id = ${input.userId})`,
-      ),
-    )
-    .returning({ id: sessions.id });
-  return ended.length > 0;
 }
 
 /** The user's own events in one organization, newest first. */

@@ -10,6 +10,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
+import type { SettingsService } from '../settings/index.js';
 import {
   mayUseAccount,
   type RequestContext,
@@ -18,8 +19,7 @@ import {
   SSO_REQUIRED,
   signInSubject,
   ssoBlocks,
-} from '../accounts/index.js';
-import type { SettingsService } from '../settings/index.js';
+} from '../sign-in/index.js';
 import { magicLinkPersonalData } from './personal-data.js';
 import * as store from './store.js';
 
@@ -174,7 +174,7 @@ export function createMagicLinkService(deps: {
         if (ssoBlocks(subject)) return { refused: SSO_REQUIRED } as const;
         // `user.logged_in` is emitted by `signIn` when it starts the session (with amr `mlink`, or `mlink` and
         // `mfa` once an MFA challenge completes), so it is not emitted here a second time.
-        const result = await deps.signIn(tx, {
+        const result = await deps.signIn.finishSignIn(tx, {
           tenantId: subject.tenantId,
           userId: subject.userId,
           population: subject.population as Population,

@@ -10,9 +10,10 @@ import { forbidden, HttpError, unprocessable } from '../../kernel/http/index.js'
 import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { Dns } from '../../kernel/net/index.js';
-import type { AccountService, SessionService } from '../accounts/index.js';
+import type { AccountService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import type { SettingsService } from '../settings/index.js';
+import type { SessionService } from '../sign-in/index.js';
 import * as store from './store.js';
 
 export interface MembersDeps {

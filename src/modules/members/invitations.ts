@@ -6,7 +6,8 @@ import { afterCommit } from '../../kernel/db/index.js';
 import { conflict, forbidden, HttpError, notFound } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
 import { throttled } from '../../kernel/limits/index.js';
-import { assertStrongPassword, type TokenPair } from '../accounts/index.js';
+import { assertStrongPassword } from '../accounts/index.js';
+import type { TokenPair } from '../sign-in/index.js';
 import {
   assertGrantable,
   assertSeatAvailable,

@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { deliverPair, TokenPairSchema } from '../accounts/index.js';
+import { TokenPairSchema } from '../accounts/index.js';
+import { deliverPair } from '../sign-in/index.js';
 import type { MembersService } from './index.js';
 import { errors } from './problem.js';
 

@@ -1,2 +1,3 @@
 export { registerMfaRoutes } from './routes.js';
+export { createSecondFactorGate } from './second-factor-gate.js';
 export { createMfaService, type MfaService } from './service.js';

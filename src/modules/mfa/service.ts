@@ -1,33 +1,29 @@
 import type { Config } from '../../config.js';
 import type { Principal } from '../../kernel/auth/index.js';
-import { addMs, type Clock, minutes } from '../../kernel/clock.js';
-import { open, randomSecret, seal, sha256Hex } from '../../kernel/crypto/index.js';
+import type { Clock } from '../../kernel/clock.js';
+import { open, seal, sha256Hex } from '../../kernel/crypto/index.js';
 import { afterCommit, type Transactions, type Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
-import { newId } from '../../kernel/ids.js';
 import { type LimitDecision, type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
-import type { Metrics } from '../../kernel/observability/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
+import type { SecurityNotices } from '../accounts/index.js';
 import {
   mayUseAccount,
   type RequestContext,
   requireOwnFactorSession,
-  type SecurityNotices,
-  type SessionService,
   type SignIn,
   SSO_REQUIRED,
   signInSubject,
   ssoBlocks,
   type TokenPair,
-} from '../accounts/index.js';
+} from '../sign-in/index.js';
 import { isTotpCode, newRecoveryCodes, newTotpSecret, provisioningUri, recoveryCodeHash, totpStep } from './codes.js';
 import { mfaPersonalData } from './personal-data.js';
 import * as store from './store.js';
 
-/** Part A 8: an MFA challenge is single use, takes 5 code attempts and lives about 5 minutes. */
+/** Part A 8: an MFA challenge is single use and takes 5 code attempts (its lifetime: second-factor-gate.ts). */
 export const CHALLENGE_ATTEMPTS = 5;
-export const CHALLENGE_LIFETIME = minutes(5);
 /**
  * Wrong codes per account across challenges and self-service calls: a stolen password (or access token) buys
  * a few guesses at a 6-digit code, not a million.
@@ -57,16 +53,16 @@ type ChallengeOutcome =
 export function createMfaService(deps: {
   config: Config;
   transactions: Transactions;
-  sessions: SessionService;
+  /** The sign-in module's finishing step: an answered challenge starts its session there. */
+  signIn: SignIn;
   events: Events;
   clock: Clock;
   limiter: Limiter;
   /** Mails the account's owner when the factor changes. */
   notify: SecurityNotices;
   personalData: PersonalDataRegistry;
-  metrics?: Pick<Metrics, 'signIn'>;
 }) {
-  const { config, transactions, sessions, events, clock, limiter } = deps;
+  const { config, transactions, events, clock, limiter } = deps;
   deps.personalData.add(mfaPersonalData());
   const issuer = new URL(config.baseUrl).hostname;
 
@@ -161,45 +157,7 @@ export function createMfaService(deps: {
     };
   }
 
-  /**
-   * Finishes every first factor (password, magic link, passkey, social, SSO): an account with TOTP enabled
-   * gets a challenge instead of tokens, unless the first factor already counts as two (Part A 4.2).
-   */
-  const signIn: SignIn = async (tx, firstFactor, options = {}) => {
-    if (!options.multiFactor && (await store.isEnabled(tx, firstFactor.userId))) {
-      const token = randomSecret();
-      const now = clock.now();
-      await store.insertChallenge(tx, {
-        id: newId(),
-        tenantId: firstFactor.tenantId,
-        userId: firstFactor.userId,
-        tokenHash: sha256Hex(token),
-        population: firstFactor.population,
-        epoch: firstFactor.epoch,
-        amr: firstFactor.amr,
-        userAgent: firstFactor.userAgent?.slice(0, 512) ?? null,
-        dpopJkt: firstFactor.dpopJkt ?? null,
-        createdAt: now,
-        expiresAt: addMs(now, CHALLENGE_LIFETIME),
-      });
-      deps.metrics?.signIn(firstFactor.amr[0] ?? 'unknown', 'mfa_required');
-      return { mfa_required: true, mfa_token: token };
-    }
-    await events.emit(tx, {
-      tenantId: firstFactor.tenantId,
-      actor: { id: firstFactor.userId, type: 'human' },
-      category: 'auth',
-      action: 'user.logged_in',
-      subjectUserId: firstFactor.userId,
-      data: { user_id: firstFactor.userId, amr: firstFactor.amr },
-    });
-    deps.metrics?.signIn(firstFactor.amr[0] ?? 'unknown', 'success');
-    return (await sessions.start(tx, firstFactor)).tokens;
-  };
-
   return {
-    signIn,
-
     /** Whether the account has TOTP enabled (other sign-in modules ask before sensitive changes). */
     isEnabled: (userId: string): Promise<boolean> => transactions.systemRead((q) => store.isEnabled(q, userId)),
 
@@ -342,7 +300,8 @@ export function createMfaService(deps: {
           );
         }
         const amr = [...challenge.amr.filter((method) => method !== 'mfa'), 'mfa'];
-        const tokens = await signIn(
+        // The second factor is answered: the sign-in module finishes it (its MFA gate lets `multiFactor` pass).
+        const tokens = await deps.signIn.finishSignIn(
           tx,
           {
             tenantId: challenge.tenantId,

@@ -5,7 +5,7 @@ import { sha256Base64Url, sha256Hex } from '../../kernel/crypto/index.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
-import type { SessionService } from '../accounts/index.js';
+import type { SessionService } from '../sign-in/index.js';
 import { issueGrantTokens } from './grant-tokens.js';
 import {
   type Check,

@@ -4,7 +4,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
-import type { LiveSession } from '../accounts/index.js';
+import type { LiveSession } from '../sign-in/index.js';
 import type { ClientDirectory } from './client-directory.js';
 import { type Check, runChecks } from './grants.js';
 import { SCOPES } from './registration.js';

@@ -9,8 +9,8 @@ export const BACKCHANNEL_TIMEOUT_MS = 5000;
 const BATCH = 20;
 
 /**
- * Sends the queued back-channel logout tokens (Part A 4.14, OIDC Back-Channel Logout 1.0). Database triggers
- * queue one per client and provider session whenever a grant ends (migration 0013); this takes each once and
+ * Sends the queued back-channel logout tokens (Part A 4.14, OIDC Back-Channel Logout 1.0). The revocation
+ * cascade queues one per client and provider session whenever a grant ends (src/modules/oidc/revocation.ts); this takes each once and
  * POSTs the logout token through the kernel's egress, which refuses private addresses without connecting. No
  * retry: a failure is recorded as an event and dropped.
  */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../kernel/clock.js';
-import type { LiveSession, SessionService } from '../accounts/index.js';
+import type { LiveSession, SessionService } from '../sign-in/index.js';
 import { createSignedState } from './signed-state.js';
 
 /** Longest a browser stays signed in at the provider: the longest session lifetime (customers, 30 days). */

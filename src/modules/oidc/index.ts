@@ -7,6 +7,11 @@ import { createResourceService } from './resources.js';
 export { type ClientService, type ClientView, verifyClientSecret } from './clients.js';
 export { createOpenIdProvider, type OpenIdProvider } from './provider.js';
 export type { ResourceService, ResourceView } from './resources.js';
+export {
+  queueBackchannelLogouts,
+  queueBackchannelLogoutsOfAccount,
+  queueBackchannelLogoutsOfMembership,
+} from './revocation.js';
 export { registerOAuthClientRoutes } from './routes.js';
 export { registerOAuthProviderRoutes } from './token-routes.js';
 

@@ -15,7 +15,7 @@ import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
 import type { Metrics } from '../../kernel/observability/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
-import type { LiveSession, SessionService } from '../accounts/index.js';
+import type { LiveSession, SessionService } from '../sign-in/index.js';
 import { createAuthorizationCodeGrant } from './authorization-code-grant.js';
 import { type AuthorizationRequest, createAuthorizeEndpoint, redirectTo } from './authorize.js';
 import { createBackchannelLogoutSender } from './backchannel-logout.js';
@@ -331,7 +331,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
     async revokeConnectedApp(principal: { tenantId: string; userId: string }, clientId: string): Promise<void> {
       const revoked = await transactions.tenant(principal.tenantId, async (tx) => {
         if (!(await store.deleteConsent(tx, principal.tenantId, principal.userId, clientId))) return false;
-        const ended = await store.revokeGrantSessions(tx, principal.tenantId, principal.userId, clientId, clock.now());
+        const ended = await sessions.revokeGrantsOfClient(tx, { ...principal, clientId });
         await events.emit(tx, {
           tenantId: principal.tenantId,
           actor: { id: principal.userId, type: 'human' },

@@ -2,7 +2,7 @@ import type { AccessTokens } from '../../kernel/auth/index.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { OAuthError } from '../../kernel/http/index.js';
-import type { RefreshRefusal, SessionService } from '../accounts/index.js';
+import type { RefreshRefusal, SessionService } from '../sign-in/index.js';
 import { issueGrantTokens } from './grant-tokens.js';
 import {
   type Check,

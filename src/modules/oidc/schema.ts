@@ -146,8 +146,8 @@ export const oauthConsents = pgTable(
 
 /**
  * Back-channel logout tokens to send (Part A 4.14): a row per client and provider session whose grant ended,
- * written by database triggers on every way a session ends (migration 0013), so no revocation path can forget
- * it. Best effort: the sender takes each row once and never retries.
+ * queued by the revocation cascade (src/modules/oidc/revocation.ts) on every way a session ends: every path that
+ * ends sessions goes through the sign-in module's SessionService, which tells the cascade. Best effort: the sender takes each row once and never retries.
  */
 export const oidcBackchannelLogouts = pgTable(
   'oidc_backchannel_logouts',

@@ -299,6 +299,48 @@ export async function claimBackchannelLogouts(q: Queryable, limit: number) {
   );
 }
 
-// The sessions and people are the accounts module's: it ends a client's grant sessions (consent revoked, Part A
-// 4.14) and reads what UserInfo and the ID token say (Part A 2.9, 2.10).
-export { claimsSubject, endGrantSessionsOfClient as revokeGrantSessions } from '../accounts/index.js';
+/** A grant session whose client may be told by back-channel logout that it ended. */
+export interface EndedGrant {
+  tenantId: string;
+  clientId: string;
+  userId: string;
+  /** The provider session the client knows: the grant's parent (its ID tokens' `sid`), else the grant itself. */
+  sid: string;
+}
+
+/**
+ * Queues one back-channel logout per client with a back-channel URI and provider session (Part A 4.14); the
+ * unique index drops repeats. The worker (src/workers.ts `oidc-backchannel-logout`) sends them.
+ */
+export async function queueBackchannelLogouts(q: Queryable, grants: readonly EndedGrant[], now: Date, ids: string[]) {
+  if (grants.length === 0) return;
+  const values = sql.join(
+    grants.map(
+      (grant, index) =>
+        sql`(${ids[index]}::uuid, ${grant.tenantId}::uuid, ${grant.clientId}, ${grant.userId}::uuid, ${grant.sid}::uuid)`,
+    ),
+    sql`, `,
+  );
+  await q.execute(sql`
+    insert into oidc_backchannel_logouts (id, tenant_id, client_id, user_id, sid, created_at)
+      select v.id, v.tenant_id, v.client_id, v.user_id, v.sid, ${now}
+      from (values ${values}) as v(id, tenant_id, client_id, user_id, sid)
+      join oauth_clients c on c.tenant_id = v.tenant_id and c.client_id = v.client_id
+      where c.backchannel_logout_uri is not null
+    on conflict do nothing`);
+}
+
+/**
+ * Queues the back-channel logouts of an account's grants in every organization, minted under `previousEpoch`.
+ * Row-level security hides other organizations from the caller's transaction, so a SECURITY DEFINER function
+ * (migration 0021) does it: the one cross-organization write of the cascade.
+ */
+export async function queueAccountBackchannelLogouts(q: Queryable, userId: string, previousEpoch: number, now: Date) {
+  await q.execute(
+    sql`select svc_oidc_queue_account_logouts(${userId}::uuid, ${previousEpoch}::integer, ${now}::timestamptz)`,
+  );
+}
+
+// The sessions and people are read by their owner (accounts): the grant sessions a membership's end reaches, and
+// what UserInfo and the ID token say (Part A 2.9, 2.10).
+export { claimsSubject, grantsOfMember } from '../accounts/index.js';

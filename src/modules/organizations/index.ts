@@ -1,6 +1,6 @@
 /**
- * Tables the accounts module (the other owner of the core identity tables) joins in its one-statement reads on hot
- * paths (principal resolution, sign-in subject); every other module calls the functions below instead.
+ * Tables the accounts and sign-in modules (the other owners of the core identity tables) join in their one-statement
+ * reads on hot paths (principal resolution, sign-in subject); every other module calls the functions below instead.
  */
 export { memberships, tenants } from './schema.js';
 export { createOrganizationService, type OrganizationService, slugify } from './service.js';

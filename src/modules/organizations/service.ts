@@ -2,6 +2,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Queryable, Tx } from '../../kernel/db/index.js';
 import { conflict } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
+import type { RevocationCascade } from '../../kernel/revocation.js';
 import * as store from './store.js';
 
 /** Part A 1.1: the slug is the name lowercased with its words joined by hyphens. */
@@ -24,8 +25,20 @@ export interface NewOrganization {
   platformOperator?: boolean;
 }
 
-export function createOrganizationService(deps: { clock: Clock }) {
+export function createOrganizationService(deps: {
+  clock: Clock;
+  /** Told when a membership stops being active (src/kernel/revocation.ts). */
+  revocation: RevocationCascade;
+}) {
   const { clock } = deps;
+
+  /** Sets a membership's status; an active one that stops being active ends through the revocation cascade. */
+  async function setStatus(tx: Tx, tenantId: string, membershipId: string, set: store.MembershipStatusChange) {
+    const changed = await store.changeMembershipStatus(tx, tenantId, membershipId, set);
+    if (changed?.previousStatus === 'active' && set.status !== 'active') {
+      await deps.revocation.membershipEnded(tx, { tenantId, userId: changed.userId, at: clock.now() });
+    }
+  }
   return {
     /**
      * Creates an organization with its owner's membership. Runs in the caller's system transaction (the
@@ -85,10 +98,10 @@ export function createOrganizationService(deps: { clock: Clock }) {
       setRole: (tx: Tx, tenantId: string, membershipId: string, role: string) =>
         store.updateMembership(tx, tenantId, membershipId, { role }),
       markRemoved: (tx: Tx, tenantId: string, membershipId: string) =>
-        store.updateMembership(tx, tenantId, membershipId, { status: 'removed' }),
+        setStatus(tx, tenantId, membershipId, { status: 'removed' }),
       /** Managed by an identity provider (SCIM): active, or suspended while the provider says inactive. */
       setProvisioned: (tx: Tx, tenantId: string, membershipId: string, status: 'active' | 'suspended') =>
-        store.updateMembership(tx, tenantId, membershipId, { scimManaged: true, status }),
+        setStatus(tx, tenantId, membershipId, { scimManaged: true, status }),
       /** No longer provider-managed: the members API may change it again. */
       release: (tx: Tx, tenantId: string, membershipId: string) =>
         store.updateMembership(tx, tenantId, membershipId, { scimManaged: false }),

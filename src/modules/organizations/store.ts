@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, ne, or, sql } from 'drizzle-orm';
-import type { Queryable } from '../../kernel/db/index.js';
+import { type Queryable, rows } from '../../kernel/db/index.js';
 import { memberships, tenants } from './schema.js';
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -89,6 +89,33 @@ export async function updateMembership(
     .update(memberships)
     .set(set)
     .where(and(eq(memberships.tenantId, tenantId), eq(memberships.id, membershipId)));
+}
+
+export interface MembershipStatusChange {
+  status: 'active' | 'suspended' | 'removed';
+  scimManaged?: boolean;
+}
+
+/**
+ * Sets a membership's status in one statement and answers what it was before (a row-locking read of the old
+ * row joined to the update), so the caller knows whether an active membership just ended.
+ */
+export async function changeMembershipStatus(
+  q: Queryable,
+  tenantId: string,
+  membershipId: string,
+  set: MembershipStatusChange,
+): Promise<{ previousStatus: string; userId: string } | undefined> {
+  const [row] = await rows<{ previous_status: string; user_id: string }>(
+    q,
+    sql`update memberships m set status = ${set.status}${
+      set.scimManaged === undefined ? sql`` : sql`, scim_managed = ${set.scimManaged}`
+    }
+      from (select id, status from memberships where tenant_id = ${tenantId} and id = ${membershipId} for update) old
+      where m.tenant_id = ${tenantId} and m.id = old.id
+      returning old.status as previous_status, m.user_id`,
+  );
+  return row ? { previousStatus: row.previous_status, userId: row.user_id } : undefined;
 }
 
 /** Active owners other than `exceptId`, locked so two concurrent removals cannot leave none. */

@@ -10,7 +10,8 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { badRequest, HttpError, notFound } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
-import { type AccountService, requireOwnFactorSession, type SecurityNotices } from '../accounts/index.js';
+import type { AccountService, SecurityNotices } from '../accounts/index.js';
+import { requireOwnFactorSession } from '../sign-in/index.js';
 import { CEREMONY_TTL_MS, challengeOf, passkeyName, type RelyingParty, userHandleOf } from './relying-party.js';
 import * as store from './store.js';
 

@@ -19,7 +19,7 @@ import {
   type SignInResult,
   type SignInSubject,
   signInSubject,
-} from '../accounts/index.js';
+} from '../sign-in/index.js';
 import { CEREMONY_TTL_MS, challengeOf, type RelyingParty, userHandleText } from './relying-party.js';
 import * as store from './store.js';
 
@@ -214,7 +214,7 @@ export function createPasskeySignIn(deps: {
         if (!advanced) return undefined;
         await transactions.enterTenant(tx, member.tenantId);
         // `signIn` records `user.logged_in` (with the session's amr) when the session starts.
-        return deps.signIn(
+        return deps.signIn.finishSignIn(
           tx,
           {
             tenantId: member.tenantId,

@@ -4,8 +4,8 @@ import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { notFound } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
-import type { SessionService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
+import type { SessionService } from '../sign-in/index.js';
 import type { AssertedPerson, ConnectionChanges, ProvisioningRefusal, SignInCodes } from '../sso/index.js';
 import * as store from './store.js';
 
@@ -32,7 +32,7 @@ export interface SamlDeps {
   provision: Provision;
   /**
    * The one-time codes every SSO round trip ends in (SSO module): the ACS issues one, `POST /auth/sso/complete`
-   * redeems it for what password login returns, through the MFA module's `signIn`.
+   * redeems it for what password login returns, through the sign-in module's `finishSignIn`.
    */
   signInCodes: Pick<SignInCodes, 'issue'>;
   /** The SSO module's guard and record of connection changes (docs/decisions.md "SSO trust model"). */

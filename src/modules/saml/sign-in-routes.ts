@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../kernel/http/index.js';
-import { noStore } from '../accounts/index.js';
+import { noStore } from '../sign-in/index.js';
 import { MAX_RESPONSE_BYTES } from './assertion.js';
 import { samlBrowserBinding } from './browser-binding.js';
 import type { SamlConnectionService } from './connection.js';

@@ -6,10 +6,11 @@ import { notFound } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
-import type { AccountService, SecurityNotices, SessionService, SignIn } from '../accounts/index.js';
+import type { AccountService, SecurityNotices } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import type { PasskeyService } from '../passkeys/index.js';
 import type { SettingsService } from '../settings/index.js';
+import type { SessionService, SignIn } from '../sign-in/index.js';
 import type { RelyingParty } from '../sso/index.js';
 import type { ProviderId, SocialProvider } from './providers.js';
 
@@ -27,7 +28,7 @@ export interface SocialDeps {
   organizations: Pick<OrganizationService, 'memberships'>;
   /** New accounts (`provisioning`), re-proving the person (`confirmPassword`, `assertRecentSignIn`). */
   accounts: Pick<AccountService, 'provisioning' | 'confirmPassword' | 'assertRecentSignIn'>;
-  /** The MFA module's `signIn`: a social sign-in never bypasses an enrolled TOTP factor (Part A 4.2). */
+  /** The sign-in module's finishing step: a social sign-in never bypasses an enrolled TOTP factor (Part A 4.2). */
   signIn: SignIn;
   /** Whether the account has TOTP on: linking a provider then needs a session signed in with it. */
   mfaEnabled(userId: string): Promise<boolean>;

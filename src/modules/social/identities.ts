@@ -1,6 +1,6 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import { conflict, notFound, unauthorized } from '../../kernel/http/index.js';
-import { requireOwnFactorSession } from '../accounts/index.js';
+import { requireOwnFactorSession } from '../sign-in/index.js';
 import { providerOf, type SocialDeps } from './common.js';
 import type { ProviderId, SocialProvider } from './providers.js';
 import * as store from './store.js';

@@ -13,7 +13,7 @@ import {
   SSO_REQUIRED,
   signInSubject,
   ssoBlocks,
-} from '../accounts/index.js';
+} from '../sign-in/index.js';
 import {
   bindingHashOf,
   COMPLETION_CODE_SECONDS,
@@ -227,7 +227,7 @@ export function createSocialSignIn(deps: SocialDeps, providers: Map<ProviderId, 
 
     /**
      * `POST /auth/social/complete`: spends the code (once, even when late) and signs in with amr `social`
-     * through the MFA module's `signIn` (a token pair, or the MFA challenge when TOTP is enrolled). 401 alike
+     * through the sign-in module's `finishSignIn` (a token pair, or the MFA challenge when TOTP is enrolled). 401 alike
      * for an unknown, expired or used code, an account or membership no longer active and social sign-in turned
      * off since; 403 when the organization requires SSO of a member who is not an owner.
      */
@@ -242,7 +242,7 @@ export function createSocialSignIn(deps: SocialDeps, providers: Map<ProviderId, 
         if (!mayUseAccount(subject) || !(await settings.enabled(tx, flow.tenantId, SOCIAL_SETTING))) return undefined;
         // Checked only once the provider proved the person, like the password sign-in's SSO check.
         if (ssoBlocks(subject)) return 'sso-required' as const;
-        return deps.signIn(tx, {
+        return deps.signIn.finishSignIn(tx, {
           tenantId: subject.tenantId,
           userId: subject.userId,
           population: subject.population as Population,

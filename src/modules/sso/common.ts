@@ -6,8 +6,8 @@ import type { Events, Severity } from '../../kernel/events/index.js';
 import { forbidden, notFound, unprocessable } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import type { Egress } from '../../kernel/net/index.js';
-import type { SessionService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
+import type { SessionService } from '../sign-in/index.js';
 import * as store from './store.js';
 
 export interface SsoDeps {

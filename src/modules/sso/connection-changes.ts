@@ -3,7 +3,7 @@ import { type Clock, minutes } from '../../kernel/clock.js';
 import { afterCommit, type Transactions, type Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
-import { requireOwnFactorSession } from '../accounts/index.js';
+import { requireOwnFactorSession } from '../sign-in/index.js';
 import * as links from './link-store.js';
 
 /** Changing who may vouch for the organization's people needs a sign-in at most this old. */

@@ -12,7 +12,7 @@ export interface EnforcementView {
 /**
  * `GET|PUT /tenants/sso/enforcement` (Part A 4.6, `tenant:manage`). The flag is the organization's
  * `sso_required`; the sign-in methods (password, magic link, passkey, social) read it and answer 403 to non-owner
- * members after their factor verified (accounts/sign-in-subject.ts). Owners always pass: the break-glass path.
+ * members after their factor verified (sign-in/sign-in-subject.ts). Owners always pass: the break-glass path.
  */
 export function createEnforcementService(deps: SsoDeps & { connectionChanges: ConnectionChanges }) {
   const { transactions, organizations, events, clock } = deps;

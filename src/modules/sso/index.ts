@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
-import type { RequestContext, SignIn, SignInResult } from '../accounts/index.js';
+import type { RequestContext, SignIn, SignInResult } from '../sign-in/index.js';
 import { createAccountLinkConfirmation } from './account-link.js';
 import { createBackchannelLogout } from './backchannel-logout.js';
 import type { SsoDeps } from './common.js';
@@ -39,7 +39,7 @@ export { signedInWithSessionIndex, tenantIdBySlug, userOfNameId } from './sign-i
 export interface SsoSignInDeps extends ProvisioningDeps {
   config: Pick<Config, 'baseUrl' | 'signInReturnUrl'>;
   mailer: Mailer;
-  /** The MFA module's `signIn`: an SSO sign-in never bypasses an enrolled TOTP factor (Part A 4.2). */
+  /** The sign-in module's finishing step: an SSO sign-in never bypasses an enrolled TOTP factor (Part A 4.2). */
   signIn: SignIn;
   personalData: PersonalDataRegistry;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };

@@ -4,13 +4,7 @@ import { randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
-import {
-  mayUseAccount,
-  type RequestContext,
-  type SignIn,
-  type SignInResult,
-  signInSubject,
-} from '../accounts/index.js';
+import { mayUseAccount, type RequestContext, type SignIn, type SignInResult, signInSubject } from '../sign-in/index.js';
 import { COMPLETION_CODE_SECONDS } from './browser-binding.js';
 import * as signIns from './sign-in-store.js';
 
@@ -57,7 +51,7 @@ export function createSignInCodes(deps: { transactions: Transactions; clock: Clo
     },
 
     /**
-     * Spends the code (once, even when late) and signs in with amr `sso` through the MFA module's `signIn`: a
+     * Spends the code (once, even when late) and signs in with amr `sso` through the sign-in module's `finishSignIn`: a
      * token pair, or an MFA challenge when the account has TOTP enrolled. 401 alike for an unknown, expired or
      * used code and an account or membership no longer active. SSO enforcement never refuses this: it is SSO.
      */
@@ -70,7 +64,7 @@ export function createSignInCodes(deps: { transactions: Transactions; clock: Clo
         await transactions.enterTenant(tx, vouched.tenantId);
         const subject = await signInSubject(tx, { tenantId: vouched.tenantId, userId: vouched.userId });
         if (!mayUseAccount(subject)) return undefined;
-        return deps.signIn(tx, {
+        return deps.signIn.finishSignIn(tx, {
           tenantId: subject.tenantId,
           userId: subject.userId,
           population: subject.population as Population,

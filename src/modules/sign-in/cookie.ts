@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isMfaRequired, type SignInResult, type TokenPair } from './sessions.js';
+import { isMfaRequired, type SignInResult } from './finish.js';
+import type { TokenPair } from './sessions.js';
 
 /** Part A 4.1 cookie transport: the refresh token travels only in this cookie, scoped to the auth paths. */
 export const REFRESH_COOKIE = 'svc_refresh';

@@ -6,7 +6,11 @@ import type { Events } from '../../kernel/events/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import type { Metrics } from '../../kernel/observability/index.js';
+import type { RevocationCascade } from '../../kernel/revocation.js';
+import { type RefreshRefusal, refusalOf } from './refresh-refusal.js';
 import * as store from './store.js';
+
+export type { RefreshRefusal } from './refresh-refusal.js';
 
 /** Part A 2.1. `refresh_token` is null in cookie mode (the token then travels only as a cookie). */
 export interface TokenPair {
@@ -39,7 +43,7 @@ export interface NewGrantSession extends NewSession {
   clientId: string;
   scope: string;
   resource: string | null;
-  /** The browser session that signed in: the ID token's `sid`; its end ends the grant (migration 0013). */
+  /** The browser session that signed in: the ID token's `sid`; its end ends the grant (revocation.ts). */
   parentSessionId: string;
   /** When the person authenticated (the browser session's sign-in, OIDC `auth_time`). */
   authTime: Date;
@@ -70,41 +74,6 @@ export interface RotatedRefresh {
   refreshExpiresAt: Date;
 }
 
-/**
- * Why a refresh token was refused (Part A 4.14: the OAuth refresh names the reason). `replayed` also ended the
- * session and raised the detection.
- */
-export type RefreshRefusal =
-  | 'invalid'
-  | 'replayed'
-  | 'expired'
-  | 'session_ended'
-  | 'consent_revoked'
-  | 'account_inactive'
-  | 'not_a_member'
-  | 'password_changed'
-  | 'signed_out_everywhere'
-  | 'other_key';
-
-/** Part A 4.1 and 4.2: a first factor verified for an account with TOTP enrolled answers this instead of tokens. */
-export interface MfaRequired {
-  mfa_required: true;
-  mfa_token: string;
-}
-
-/** What a sign-in answers: a token pair, or the MFA challenge to complete with `POST /mfa/challenge`. */
-export type SignInResult = TokenPair | MfaRequired;
-
-export const isMfaRequired = (result: SignInResult): result is MfaRequired => 'mfa_required' in result;
-
-/**
- * Finishes a verified first factor inside the caller's tenant transaction: starts the session, or, when the
- * account has TOTP enrolled, issues an MFA challenge that starts it later (Part A 4.2). `multiFactor` marks a
- * first factor that already counts as two (a user-verified passkey); nothing else skips an enrolled factor.
- * The MFA module provides it; every sign-in method (password, magic link, passkey, social, SSO) calls it.
- */
-export type SignIn = (tx: Tx, firstFactor: NewSession, options?: { multiFactor?: boolean }) => Promise<SignInResult>;
-
 export interface IssuedSession {
   sessionId: string;
   tokens: TokenPair;
@@ -132,9 +101,17 @@ export function createSessionService(deps: {
   accessTokens: AccessTokens;
   events: Events;
   clock: Clock;
+  /** Told of every session this service ends, in the same transaction (src/kernel/revocation.ts). */
+  revocation: RevocationCascade;
   metrics?: Pick<Metrics, 'tokenIssued'>;
 }) {
-  const { transactions, accessTokens, events, clock } = deps;
+  const { transactions, accessTokens, events, clock, revocation } = deps;
+
+  /** Every write that ends sessions goes through here, so the cascade hears of each one. */
+  async function ended(tx: Tx, sessions: store.EndedSessionRow[], at: Date): Promise<number> {
+    await revocation.sessionsEnded(tx, { sessions, at });
+    return sessions.length;
+  }
 
   async function newRefreshToken(tx: Tx, tenantId: string, sessionId: string, expiresAt: Date): Promise<string> {
     const token = randomSecret();
@@ -153,7 +130,9 @@ export function createSessionService(deps: {
   async function revokeReplayed(tx: Tx, replayed: { tenantId: string; sessionId: string }, now: Date): Promise<void> {
     await transactions.enterTenant(tx, replayed.tenantId);
     const state = await store.sessionState(tx, replayed.tenantId, replayed.sessionId);
-    if (!state || !(await store.revokeSession(tx, replayed.sessionId, now, 'refresh_token_replayed'))) return;
+    if (!state) return;
+    const revoked = await store.revokeSession(tx, replayed.sessionId, now, 'refresh_token_replayed');
+    if ((await ended(tx, revoked, now)) === 0) return;
     await events.emit(tx, {
       tenantId: replayed.tenantId,
       actor: { id: state.userId, type: 'human' },
@@ -374,22 +353,50 @@ export function createSessionService(deps: {
     },
 
     /** Ends one session inside the caller's transaction; answers whether it was live. */
-    revoke(tx: Tx, sessionId: string, reason: string): Promise<boolean> {
-      return store.revokeSession(tx, sessionId, clock.now(), reason);
+    async revoke(tx: Tx, sessionId: string, reason: string): Promise<boolean> {
+      const now = clock.now();
+      return (await ended(tx, await store.revokeSession(tx, sessionId, now, reason), now)) > 0;
     },
+
+    /**
+     * Part A 4.1 `DELETE /me/sessions/{sid}`: ends one live session of the person in the caller's transaction;
+     * false when it is not theirs, unknown or already dead.
+     */
+    async revokeOwn(tx: Tx, own: { tenantId: string; userId: string; sessionId: string }, reason: string) {
+      const now = clock.now();
+      return (await ended(tx, await store.revokeOwnSession(tx, { ...own, now, reason }), now)) > 0;
+    },
+
+    /** Ends every live grant session of a person for one OAuth client (consent revoked, Part A 4.14). */
+    async revokeGrantsOfClient(tx: Tx, grant: { tenantId: string; userId: string; clientId: string }) {
+      const now = clock.now();
+      return ended(tx, await store.revokeGrantSessionsOfClient(tx, { ...grant, now, reason: 'consent_revoked' }), now);
+    },
+
+    /** When and how a session signed in (step-up checks before sensitive changes). */
+    authentication: (tx: Tx, tenantId: string, sessionId: string) =>
+      store.sessionAuthentication(tx, tenantId, sessionId),
+
+    /** Every session of a person in one organization, live and ended (privacy export). */
+    ofUser: (tx: Tx, tenantId: string, userId: string) => store.sessionsOfUser(tx, tenantId, userId),
+
+    /** Deletes a person's sessions in one organization (erasure, after they were ended). */
+    deleteAllOfUser: (tx: Tx, tenantId: string, userId: string) => store.deleteSessionsOfUser(tx, tenantId, userId),
 
     /**
      * Ends every session of a user in one organization inside the caller's transaction (member removal,
      * IdP signals): each token of them is refused from its next use.
      */
     async revokeAllOfUser(tx: Tx, tenantId: string, userId: string, reason: string): Promise<number> {
-      return store.revokeSessionsOfUser(tx, tenantId, userId, clock.now(), reason);
+      const now = clock.now();
+      return ended(tx, await store.revokeSessionsOfUser(tx, tenantId, userId, now, reason), now);
     },
 
     /** Ends the caller's session: every token of it is refused from its next use. */
     async logout(principal: { tenantId: string; userId: string; sessionId: string }): Promise<void> {
       await transactions.tenant(principal.tenantId, async (tx) => {
-        if (await store.revokeSession(tx, principal.sessionId, clock.now(), 'logout')) {
+        const now = clock.now();
+        if ((await ended(tx, await store.revokeSession(tx, principal.sessionId, now, 'logout'), now)) > 0) {
           await events.emit(tx, {
             tenantId: principal.tenantId,
             actor: { id: principal.userId, type: 'human' },
@@ -405,38 +412,3 @@ export function createSessionService(deps: {
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;
-
-/** The reason recorded when a session ended, as the refusal a grant's refresh names. */
-const REVOKED_BECAUSE: Record<string, RefreshRefusal> = {
-  consent_revoked: 'consent_revoked',
-  signed_out_everywhere: 'signed_out_everywhere',
-  password_changed: 'password_changed',
-  password_reset: 'password_changed',
-  member_removed: 'not_a_member',
-  scim_deactivated: 'not_a_member',
-  scim_deleted: 'not_a_member',
-  erased: 'account_inactive',
-  refresh_token_replayed: 'replayed',
-  authorization_code_replayed: 'replayed',
-};
-
-/** Part A 4.14: the reason a grant's refresh token is refused, from the state of its session now. */
-function refusalOf(
-  diagnosis: store.RefreshTokenDiagnosis | undefined,
-  clientId: string,
-  proofJkt: string | undefined,
-  now: Date,
-): RefreshRefusal {
-  if (!diagnosis || diagnosis.clientId !== clientId) return 'invalid';
-  if (diagnosis.revokedAt !== null) return REVOKED_BECAUSE[diagnosis.revokedReason ?? ''] ?? 'session_ended';
-  if (diagnosis.userStatus !== 'active') return 'account_inactive';
-  if (diagnosis.membershipStatus !== 'active') return 'not_a_member';
-  if (diagnosis.sessionEpoch !== diagnosis.tokenEpoch) {
-    return diagnosis.passwordChangedAt !== null && diagnosis.passwordChangedAt > diagnosis.createdAt
-      ? 'password_changed'
-      : 'signed_out_everywhere';
-  }
-  if (diagnosis.expiresAt <= now || diagnosis.sessionExpiresAt <= now) return 'expired';
-  if (diagnosis.dpopJkt !== null && diagnosis.dpopJkt !== (proofJkt ?? null)) return 'other_key';
-  return 'invalid';
-}

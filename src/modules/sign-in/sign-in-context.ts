@@ -1,7 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { DpopError, type DpopVerifier } from '../../kernel/auth/index.js';
 import { badRequest } from '../../kernel/http/index.js';
-import type { RequestContext } from './service.js';
+
+/** Where a sign-in comes from, as every first factor passes it on. */
+export interface RequestContext {
+  ip: string;
+  userAgent?: string | undefined;
+  /** Thumbprint of the key of a verified DPoP proof sent with a sign-in: the tokens are bound to it. */
+  dpopJkt?: string | undefined;
+}
 
 /**
  * Part A 5.4: a DPoP proof sent with any sign-in binds the issued tokens to its key; a broken proof is

@@ -1,8 +1,8 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { forbidden } from '../../kernel/http/index.js';
+import { users } from '../accounts/index.js';
 import { memberships, tenants } from '../organizations/index.js';
-import { users } from './schema.js';
 
 /**
  * Who a sign-in is for, in one read: the organization, the account and its membership as they are now. Every
