@@ -117,15 +117,18 @@ export async function sessionState(q: Queryable, tenantId: string, sessionId: st
 
 export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionState>>>;
 
-/** What the revocation cascade learns about each session a statement ended. */
-const ended = {
+/**
+ * What the revocation cascade learns about each session a statement ended. Built on use, not as the module loads:
+ * the tables come through accounts' index.ts, which loads this module back (an ES module cycle).
+ */
+const ended = () => ({
   tenantId: sessions.tenantId,
   sessionId: sessions.id,
   userId: sessions.userId,
   clientId: sessions.clientId,
   parentSessionId: sessions.parentSessionId,
   reason: sql<string>`${sessions.revokedReason}`,
-};
+});
 
 export type EndedSessionRow = {
   tenantId: string;
@@ -142,7 +145,7 @@ export async function revokeSession(q: Queryable, sessionId: string, now: Date, 
     .update(sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-    .returning(ended);
+    .returning(ended());
 }
 
 /** Ends every live session of a user in one organization; answers those that were live. */
@@ -151,7 +154,7 @@ export async function revokeSessionsOfUser(q: Queryable, tenantId: string, userI
     .update(sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    .returning(ended);
+    .returning(ended());
 }
 
 /** Ends one live session of the user; nothing when it is not theirs, unknown or already dead. */
@@ -172,7 +175,7 @@ export async function revokeOwnSession(
         sql`${sessions.epoch} = (select u.token_epoch from users u where u.id = ${input.userId})`,
       ),
     )
-    .returning(ended);
+    .returning(ended());
 }
 
 /** Ends every live grant session of a person for one OAuth client (consent revoked, Part A 4.14). */
@@ -191,7 +194,7 @@ export async function revokeGrantSessionsOfClient(
         isNull(sessions.revokedAt),
       ),
     )
-    .returning(ended);
+    .returning(ended());
 }
 
 /**
@@ -208,7 +211,7 @@ export async function revokeGrantSessionsMadeFrom(q: Queryable, parents: readonl
         .update(sessions)
         .set({ revokedAt: now, revokedReason: reason })
         .where(and(inArray(sessions.parentSessionId, ids), isNull(sessions.revokedAt)))
-        .returning(ended)),
+        .returning(ended())),
     );
   }
   return made;
