@@ -44,11 +44,15 @@ function literal(name: string): ResolvedAddress[] | undefined {
  * operators control what names mean; without it TXT and MX use the system's resolvers and addresses come from
  * `getaddrinfo` (hosts file included), like any other program on the machine.
  */
+/** One shape on every Node: Node 24's resolver adds `type: 'MX'` to each record, Node 20's does not. */
+const mxRecords = (records: MxRecord[]): MxRecord[] =>
+  records.map(({ exchange, priority }) => ({ exchange, priority }));
+
 export function createDns(config: Pick<Config, 'dnsServers'>): Dns {
   if (config.dnsServers.length === 0) {
     return {
       resolveTxt: (name) => orEmpty(dnsPromises.resolveTxt(name)),
-      resolveMx: (name) => orEmpty(dnsPromises.resolveMx(name)),
+      resolveMx: (name) => orEmpty(dnsPromises.resolveMx(name)).then(mxRecords),
       async lookupAll(name) {
         const known = literal(name);
         if (known) return known;
@@ -64,7 +68,7 @@ export function createDns(config: Pick<Config, 'dnsServers'>): Dns {
   resolver.setServers(config.dnsServers);
   return {
     resolveTxt: (name) => orEmpty(resolver.resolveTxt(name)),
-    resolveMx: (name) => orEmpty(resolver.resolveMx(name)),
+    resolveMx: (name) => orEmpty(resolver.resolveMx(name)).then(mxRecords),
     async lookupAll(name) {
       const known = literal(name);
       if (known) return known;
