@@ -1,9 +1,9 @@
-import { and, eq, gt, inArray, isNull, ne, not, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
 import { memberships, tenants } from '../organizations/index.js';
-import { sessions, users } from './schema.js';
+import { users } from './schema.js';
 
-// The queries of the core identity tables (users, sessions; with the organizations module's tenants and memberships)
+// The queries of the core identity tables (users; with the organizations module's tenants and memberships)
 // that other modules need: they call these, taking their transaction, and never query the tables themselves, so a
 // column change touches this module only (docs/decisions.md "Module boundaries").
 
@@ -99,79 +99,67 @@ export async function ownerAddresses(q: Queryable, tenantId: string): Promise<st
   return found.map((row) => row.email);
 }
 
-/** A grant session a client may be told ended (OIDC Back-Channel Logout): `sid` is the provider session it knows. */
-export interface GrantOfMember {
-  tenantId: string;
-  clientId: string;
-  userId: string;
-  sid: string;
-}
-
 /**
- * The grant sessions of a member in one organization that were live until their membership ended: not revoked
- * and minted under the account's current epoch (the revocation cascade queues their back-channel logouts).
+ * The account's standing (status, revocation epoch, verified address, password change) as a derived table the
+ * sign-in module joins by `userId` in its one-statement reads (session state, refresh diagnosis, live sessions),
+ * like organizations' `tenantStanding`: one round trip, and only this module names the columns.
  */
-export async function grantsOfMember(q: Queryable, tenantId: string, userId: string): Promise<GrantOfMember[]> {
-  const found = await rows<{ tenant_id: string; client_id: string; user_id: string; sid: string }>(
-    q,
-    sql`select s.tenant_id, s.client_id, s.user_id, coalesce(s.parent_session_id, s.id) as sid
-        from sessions s join users u on u.id = s.user_id
-        where s.tenant_id = ${tenantId} and s.user_id = ${userId} and s.client_id is not null
-          and s.revoked_at is null and s.epoch = u.token_epoch`,
-  );
-  return found.map((row) => ({ tenantId: row.tenant_id, clientId: row.client_id, userId: row.user_id, sid: row.sid }));
-}
-
-const signedInWithSso = sql`${sessions.amr} @> '["sso"]'::jsonb`;
-
-/**
- * Live first-party sessions (grants end with them: the revocation cascade) to end: the SSO sessions of some people (an
- * identity provider signed them out), or every session not signed in through SSO of the members who are not
- * owners (SSO just became required). Read here, ended through the session service.
- */
-export async function liveSessionsToEnd(
-  q: Queryable,
-  tenantId: string,
-  which: { ssoOfUsers: string[] } | { nonSsoOfNonOwners: true },
-  now: Date,
-): Promise<Array<{ sessionId: string; userId: string }>> {
-  const live = and(
-    eq(sessions.tenantId, tenantId),
-    isNull(sessions.revokedAt),
-    isNull(sessions.clientId),
-    gt(sessions.expiresAt, now),
-  );
-  if ('ssoOfUsers' in which) {
-    if (which.ssoOfUsers.length === 0) return [];
-    return q
-      .select({ sessionId: sessions.id, userId: sessions.userId })
-      .from(sessions)
-      .where(and(live, inArray(sessions.userId, which.ssoOfUsers), signedInWithSso));
-  }
+export function accountStanding(q: Queryable) {
   return q
-    .select({ sessionId: sessions.id, userId: sessions.userId })
-    .from(sessions)
-    .innerJoin(memberships, and(eq(memberships.tenantId, sessions.tenantId), eq(memberships.userId, sessions.userId)))
-    .where(and(live, ne(memberships.role, 'owner'), not(signedInWithSso)));
+    .select({
+      userId: users.id,
+      status: users.status,
+      tokenEpoch: users.tokenEpoch,
+      emailVerified: users.emailVerified,
+      passwordChangedAt: users.passwordChangedAt,
+    })
+    .from(users)
+    .as('account_standing');
 }
 
 /**
- * The person's live first-party sessions signed in through SSO (grants end with them: the revocation cascade): the ones an
- * identity provider's logout ends. Sessions begun another way (password, passkey…) are not the provider's to end.
+ * Who a sign-in is for, in one read: the organization, the account and its membership as they are now (the
+ * sign-in module's `signInSubject` applies the rules to it). A quarantined organization is not excluded: sign-in
+ * stays open during quarantine (Part B).
  */
-export async function liveSsoSessionsOf(q: Queryable, tenantId: string, userId: string, now: Date): Promise<string[]> {
-  const live = await q
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        isNull(sessions.clientId),
-        gt(sessions.expiresAt, now),
-        signedInWithSso,
-      ),
-    );
-  return live.map((row) => row.id);
+function subjects(q: Queryable, where: SQL | undefined) {
+  return q
+    .select({
+      tenantId: tenants.id,
+      tenantName: tenants.name,
+      tenantSlug: tenants.slug,
+      ssoRequired: tenants.ssoRequired,
+      userId: users.id,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      userStatus: users.status,
+      tokenEpoch: users.tokenEpoch,
+      /** The organization whose SSO or SCIM created the account, if any (docs/decisions.md "SSO trust model"). */
+      ownerTenantId: users.ownerTenantId,
+      role: memberships.role,
+      population: memberships.population,
+      membershipStatus: memberships.status,
+    })
+    .from(tenants)
+    .innerJoin(memberships, eq(memberships.tenantId, tenants.id))
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(where);
+}
+
+/**
+ * The sign-in subject by organization (slug, compared lowercased) and account (email key, or id), or by
+ * organization id and account id. Undefined when the organization is unknown or the account is no member of it.
+ */
+export async function signInSubjectRow(
+  q: Queryable,
+  by:
+    | { tenantSlug: string; emailKey: string }
+    | { tenantSlug: string; userId: string }
+    | { tenantId: string; userId: string },
+) {
+  const organization =
+    'tenantSlug' in by ? eq(tenants.slug, by.tenantSlug.trim().toLowerCase()) : eq(tenants.id, by.tenantId);
+  const account = 'emailKey' in by ? eq(users.emailKey, by.emailKey) : eq(users.id, by.userId);
+  const [row] = await subjects(q, and(organization, account));
+  return row;
 }

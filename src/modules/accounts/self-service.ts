@@ -7,7 +7,7 @@ import type { Events } from '../../kernel/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../../kernel/http/index.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import type { RevocationCascade } from '../../kernel/revocation.js';
-import { requireOwnFactorSession, type SessionService, type TokenPair } from '../sign-in/index.js';
+import { liveSessionsOfUser, requireOwnFactorSession, type SessionService, type TokenPair } from '../sign-in/index.js';
 import { assertStrongPassword } from './password-policy.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
@@ -75,7 +75,7 @@ export function createSelfService(deps: {
     async listSessions(principal: Principal) {
       const me = self(principal);
       const rows = await transactions.tenant(me.tenantId, (tx) =>
-        users.liveSessions(tx, me.tenantId, me.userId, clock.now()),
+        liveSessionsOfUser(tx, me.tenantId, me.userId, clock.now()),
       );
       return {
         sessions: rows.map((s) => ({

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { events } from '../../kernel/events/schema.js';
 import { memberships, tenants } from '../organizations/index.js';
-import { accountTokens, sessions, users } from './schema.js';
+import { accountTokens, users } from './schema.js';
 
 /** Queries behind the account's own life cycle: emailed links, passwords, epochs, profile, activity. */
 
@@ -111,37 +111,6 @@ export async function setPassword(q: Queryable, userId: string, passwordHash: st
     .returning({ epoch: users.tokenEpoch });
   if (!row) throw new Error('account vanished');
   return row.epoch;
-}
-
-/** Live sessions of the user in one organization: not revoked, not expired, minted under the current epoch. */
-export async function liveSessions(q: Queryable, tenantId: string, userId: string, now: Date) {
-  return q
-    .select({
-      id: sessions.id,
-      createdAt: sessions.createdAt,
-      lastUsedAt: sessions.lastUsedAt,
-      expiresAt: sessions.expiresAt,
-      userAgent: sessions.userAgent,
-      amr: sessions.amr,
-      dpopJkt: sessions.dpopJkt,
-      clientId: sessions.clientId,
-      // Part A 2.8: a grant session shows its application's name. The OAuth registry is another module's table,
-      // read here by name only (the composite foreign key of migration 0013 guarantees the row).
-      clientName: sql<string | null>`(select c.name from oauth_clients c
-        where c.tenant_id = ${sessions.tenantId} and c.client_id = ${sessions.clientId})`,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-        eq(sessions.epoch, users.tokenEpoch),
-      ),
-    )
-    .orderBy(desc(sessions.lastUsedAt));
 }
 
 /** The user's own events in one organization, newest first. */

@@ -12,8 +12,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { sessions, users } from '../accounts/schema.js';
+import { users } from '../accounts/schema.js';
 import { tenants } from '../organizations/schema.js';
+import { sessions } from '../sign-in/schema.js';
 
 /**
  * OAuth clients an organization registered (Part A 2.8): each belongs to exactly one organization. The client id

@@ -343,4 +343,5 @@ export async function queueAccountBackchannelLogouts(q: Queryable, userId: strin
 
 // The sessions and people are read by their owner (accounts): the grant sessions a membership's end reaches, and
 // what UserInfo and the ID token say (Part A 2.9, 2.10).
-export { claimsSubject, grantsOfMember } from '../accounts/index.js';
+export { claimsSubject } from '../accounts/index.js';
+export { grantsOfMember } from '../sign-in/index.js';

@@ -1,6 +1,7 @@
 /**
- * Tables the accounts and sign-in modules (the other owners of the core identity tables) join in their one-statement
- * reads on hot paths (principal resolution, sign-in subject); every other module calls the functions below instead.
+ * Tables the accounts module, the other core owner, joins with `users` in its one-statement reads (sign-in subject,
+ * OIDC claims, owners' addresses, an account's organizations): for accounts only (docs/decisions.md "Module
+ * boundaries"). Every other module calls the functions below, or joins `tenantStanding` / `membershipStanding`.
  */
 export { memberships, tenants } from './schema.js';
 export { createOrganizationService, type OrganizationService, slugify } from './service.js';
@@ -9,6 +10,7 @@ export {
   lockMembership,
   lockTenant,
   type MembershipRow,
+  membershipStanding,
   organizationName,
   planOfTenant,
   type TenantRow,

@@ -224,7 +224,26 @@ export function tenantStanding(q: Queryable) {
       quarantined: tenants.quarantined,
       slug: tenants.slug,
       name: tenants.name,
+      isolation: tenants.isolation,
     })
     .from(tenants)
     .as('tenant_standing');
+}
+
+/**
+ * A membership's standing (role, population, status) as a derived table another module joins by `tenantId` and
+ * `userId` in its own one-statement read (the sign-in module's session state and refresh diagnosis), like
+ * `tenantStanding`: one round trip, and only this module names the columns.
+ */
+export function membershipStanding(q: Queryable) {
+  return q
+    .select({
+      tenantId: memberships.tenantId,
+      userId: memberships.userId,
+      role: memberships.role,
+      population: memberships.population,
+      status: memberships.status,
+    })
+    .from(memberships)
+    .as('membership_standing');
 }

@@ -110,5 +110,5 @@ export async function rememberMessage(
 }
 
 // The SSO module keeps the identities and sign-ins of both protocols, the accounts module the sessions.
-export { liveSsoSessionsOf } from '../accounts/index.js';
+export { liveSsoSessionsOf } from '../sign-in/index.js';
 export { signedInWithSessionIndex, userOfNameId } from '../sso/index.js';

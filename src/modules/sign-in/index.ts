@@ -14,6 +14,13 @@ export {
   type SignInGate,
   type SignInResult,
 } from './finish.js';
+export {
+  type GrantOfMember,
+  grantsOfMember,
+  liveSessionsOfUser,
+  liveSessionsToEnd,
+  liveSsoSessionsOf,
+} from './live-sessions-store.js';
 export { OWN_FACTOR_REQUIRED, requireOwnFactorSession } from './own-factor-session.js';
 export { createUserTokenResolver } from './resolver.js';
 export { endGrantSessionsMadeFromThem } from './revocation.js';

@@ -1,7 +1,13 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { preparedRows, type Queryable } from '../../kernel/db/index.js';
-import { refreshTokens, sessions, users } from '../accounts/index.js';
-import { memberships, tenants } from '../organizations/index.js';
+import { accountStanding } from '../accounts/index.js';
+import { membershipStanding, tenantStanding } from '../organizations/index.js';
+import { refreshTokens, sessions } from './schema.js';
+
+// The queries of the session model's tables (sessions, refresh_tokens), owned by this module. Where a read needs
+// the account, the membership or the organization in the same statement, it joins the owner's standing sub-select
+// (accounts' `accountStanding`, organizations' `membershipStanding` and `tenantStanding`): one round trip, and
+// only the owner names its columns (docs/decisions.md "Module boundaries").
 
 export async function insertSession(q: Queryable, row: typeof sessions.$inferInsert): Promise<void> {
   await q.insert(sessions).values(row);
@@ -26,6 +32,8 @@ export async function rotatedRefreshToken(q: Queryable, tokenHash: string) {
  * Read only after the one-statement rotation refused it.
  */
 export async function refreshTokenDiagnosis(q: Queryable, tokenHash: string) {
+  const account = accountStanding(q);
+  const membership = membershipStanding(q);
   const [row] = await q
     .select({
       clientId: sessions.clientId,
@@ -36,15 +44,15 @@ export async function refreshTokenDiagnosis(q: Queryable, tokenHash: string) {
       revokedReason: sessions.revokedReason,
       dpopJkt: sessions.dpopJkt,
       sessionEpoch: sessions.epoch,
-      tokenEpoch: users.tokenEpoch,
-      userStatus: users.status,
-      passwordChangedAt: users.passwordChangedAt,
-      membershipStatus: memberships.status,
+      tokenEpoch: account.tokenEpoch,
+      userStatus: account.status,
+      passwordChangedAt: account.passwordChangedAt,
+      membershipStatus: membership.status,
     })
     .from(refreshTokens)
     .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(memberships, and(eq(memberships.tenantId, sessions.tenantId), eq(memberships.userId, sessions.userId)))
+    .innerJoin(account, eq(account.userId, sessions.userId))
+    .leftJoin(membership, and(eq(membership.tenantId, sessions.tenantId), eq(membership.userId, sessions.userId)))
     .where(eq(refreshTokens.tokenHash, tokenHash));
   return row;
 }
@@ -73,6 +81,9 @@ export type RefreshTokenDiagnosis = NonNullable<Awaited<ReturnType<typeof refres
  * Used on every authenticated request, so revocation, epoch bumps and membership changes hold at once.
  */
 function prepareSessionState(q: Queryable) {
+  const account = accountStanding(q);
+  const membership = membershipStanding(q);
+  const organization = tenantStanding(q);
   return q
     .select({
       sessionId: sessions.id,
@@ -82,19 +93,19 @@ function prepareSessionState(q: Queryable) {
       revokedAt: sessions.revokedAt,
       expiresAt: sessions.expiresAt,
       dpopJkt: sessions.dpopJkt,
-      userStatus: users.status,
-      tokenEpoch: users.tokenEpoch,
-      emailVerified: users.emailVerified,
-      role: memberships.role,
-      population: memberships.population,
-      membershipStatus: memberships.status,
-      isolation: tenants.isolation,
-      quarantined: tenants.quarantined,
+      userStatus: account.status,
+      tokenEpoch: account.tokenEpoch,
+      emailVerified: account.emailVerified,
+      role: membership.role,
+      population: membership.population,
+      membershipStatus: membership.status,
+      isolation: organization.isolation,
+      quarantined: organization.quarantined,
     })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(memberships, and(eq(memberships.tenantId, sessions.tenantId), eq(memberships.userId, sessions.userId)))
-    .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
+    .innerJoin(account, eq(account.userId, sessions.userId))
+    .innerJoin(membership, and(eq(membership.tenantId, sessions.tenantId), eq(membership.userId, sessions.userId)))
+    .innerJoin(organization, eq(organization.tenantId, sessions.tenantId))
     .where(and(eq(sessions.id, sql.placeholder('sessionId')), eq(sessions.tenantId, sql.placeholder('tenantId'))))
     .prepare('accounts_session_state');
 }
@@ -117,18 +128,15 @@ export async function sessionState(q: Queryable, tenantId: string, sessionId: st
 
 export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionState>>>;
 
-/**
- * What the revocation cascade learns about each session a statement ended. Built on use, not as the module loads:
- * the tables come through accounts' index.ts, which loads this module back (an ES module cycle).
- */
-const ended = () => ({
+/** What the revocation cascade learns about each session a statement ended. */
+const ended = {
   tenantId: sessions.tenantId,
   sessionId: sessions.id,
   userId: sessions.userId,
   clientId: sessions.clientId,
   parentSessionId: sessions.parentSessionId,
   reason: sql<string>`${sessions.revokedReason}`,
-});
+};
 
 export type EndedSessionRow = {
   tenantId: string;
@@ -145,7 +153,7 @@ export async function revokeSession(q: Queryable, sessionId: string, now: Date, 
     .update(sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-    .returning(ended());
+    .returning(ended);
 }
 
 /** Ends every live session of a user in one organization; answers those that were live. */
@@ -154,7 +162,7 @@ export async function revokeSessionsOfUser(q: Queryable, tenantId: string, userI
     .update(sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    .returning(ended());
+    .returning(ended);
 }
 
 /** Ends one live session of the user; nothing when it is not theirs, unknown or already dead. */
@@ -162,6 +170,7 @@ export async function revokeOwnSession(
   q: Queryable,
   input: { tenantId: string; userId: string; sessionId: string; now: Date; reason: string },
 ) {
+  const epoch = accountStanding(q);
   return q
     .update(sessions)
     .set({ revokedAt: input.now, revokedReason: input.reason })
@@ -172,10 +181,10 @@ export async function revokeOwnSession(
         eq(sessions.userId, input.userId),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, input.now),
-        sql`${sessions.epoch} = (select u.token_epoch from users u where u.id = ${input.userId})`,
+        sql`${sessions.epoch} = (select ${epoch.tokenEpoch} from ${epoch} where ${epoch.userId} = ${input.userId})`,
       ),
     )
-    .returning(ended());
+    .returning(ended);
 }
 
 /** Ends every live grant session of a person for one OAuth client (consent revoked, Part A 4.14). */
@@ -194,7 +203,7 @@ export async function revokeGrantSessionsOfClient(
         isNull(sessions.revokedAt),
       ),
     )
-    .returning(ended());
+    .returning(ended);
 }
 
 /**
@@ -211,7 +220,7 @@ export async function revokeGrantSessionsMadeFrom(q: Queryable, parents: readonl
         .update(sessions)
         .set({ revokedAt: now, revokedReason: reason })
         .where(and(inArray(sessions.parentSessionId, ids), isNull(sessions.revokedAt)))
-        .returning(ended())),
+        .returning(ended)),
     );
   }
   return made;
@@ -240,6 +249,8 @@ export async function rotateRefreshToken(
   },
 ) {
   const { now } = input;
+  const account = accountStanding(q);
+  const membership = membershipStanding(q);
   const [row] = await preparedRows<{
     tenant_id: string;
     session_id: string;
@@ -253,17 +264,19 @@ export async function rotateRefreshToken(
     q,
     'accounts_rotate_refresh_token',
     sql`with found as (
-          select t.id as token_id, t.tenant_id, t.session_id, s.user_id, u.token_epoch, s.dpop_jkt, m.population,
+          select t.id as token_id, t.tenant_id, t.session_id, s.user_id, ${account.tokenEpoch} as token_epoch, s.dpop_jkt,
+                 ${membership.population} as population,
                  (s.revoked_at is null and s.expires_at > ${now} and t.expires_at > ${now}
-                  and u.status = 'active' and m.status = 'active' and s.epoch = u.token_epoch
+                  and ${account.status} = 'active' and ${membership.status} = 'active' and s.epoch = ${account.tokenEpoch}
                   and (s.dpop_jkt is null or s.dpop_jkt = ${input.proofJkt})
                   and s.client_id is not distinct from ${input.clientId}::text) as live,
-                 case when m.population = 'customer' then ${input.expiresAt.customer}::timestamptz
+                 case when ${membership.population} = 'customer' then ${input.expiresAt.customer}::timestamptz
                       else ${input.expiresAt.workforce}::timestamptz end as successor_expires_at
           from refresh_tokens t
           join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
-          join users u on u.id = s.user_id
-          join memberships m on m.tenant_id = s.tenant_id and m.user_id = s.user_id
+          join ${account} on ${account.userId} = s.user_id
+          join ${membership}
+            on ${membership.tenantId} = s.tenant_id and ${membership.userId} = s.user_id
           where t.token_hash = ${input.tokenHash} and t.rotated_at is null),
         spent as (
           update refresh_tokens t set rotated_at = ${now} from found

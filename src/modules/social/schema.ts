@@ -1,6 +1,7 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { sessions, users } from '../accounts/schema.js';
+import { users } from '../accounts/schema.js';
 import { tenants } from '../organizations/schema.js';
+import { sessions } from '../sign-in/schema.js';
 
 /**
  * A social provider account linked to a person in one organization (Part A 2.16 "Social identity", 4.5). Keyed

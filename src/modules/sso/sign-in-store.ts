@@ -6,9 +6,9 @@ export type SsoFlowRow = typeof ssoOidcFlows.$inferSelect;
 export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
 export type SsoSignInRow = typeof ssoSignIns.$inferSelect;
 
-// Read by their owners: the organization registry and the sessions (docs/decisions.md "Module boundaries").
-export { liveSessionsToEnd } from '../accounts/index.js';
 export { tenantIdBySlug } from '../organizations/index.js';
+// Read by their owners: the organization registry and the sessions (docs/decisions.md "Module boundaries").
+export { liveSessionsToEnd } from '../sign-in/index.js';
 
 export async function insertFlow(q: Queryable, row: SsoFlowRow): Promise<void> {
   await q.insert(ssoOidcFlows).values(row);
