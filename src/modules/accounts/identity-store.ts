@@ -1,9 +1,9 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
-import { memberships, tenants } from '../organizations/index.js';
+import { membershipStanding, tenantStanding } from '../organizations/index.js';
 import { users } from './schema.js';
 
-// The queries of the core identity tables (users; with the organizations module's tenants and memberships)
+// The queries of the core identity table `users` (joined with organizations' `tenantStanding` / `membershipStanding`)
 // that other modules need: they call these, taking their transaction, and never query the tables themselves, so a
 // column change touches this module only (docs/decisions.md "Module boundaries").
 
@@ -31,6 +31,11 @@ export interface RosterRow {
   created_at: string;
 }
 
+/** The roster's columns: the membership's (organizations' `membershipStanding`) and the member's address and name. */
+const rosterColumns = (m: ReturnType<typeof membershipStanding>) =>
+  sql`${m.id} as id, ${m.userId} as user_id, u.email, u.name, ${m.role} as role, ${m.status} as status,
+      ${m.population} as population, ${m.scimManaged} as scim_managed, ${m.createdAt} as created_at`;
+
 /** An organization's roster: each membership with the member's address and name (what an admin recognises). */
 export async function memberRoster(
   q: Queryable,
@@ -39,21 +44,23 @@ export async function memberRoster(
   limit: number,
   offset: number,
 ): Promise<RosterRow[]> {
+  const m = membershipStanding(q);
   return rows<RosterRow>(
     q,
-    sql`select m.id, m.user_id, u.email, u.name, m.role, m.status, m.population, m.scim_managed, m.created_at
-        from memberships m join users u on u.id = m.user_id
-        where m.tenant_id = ${tenantId} and m.population = ${population} and m.status <> 'removed'
-        order by m.created_at, m.id limit ${limit} offset ${offset}`,
+    sql`select ${rosterColumns(m)}
+        from ${m} join users u on u.id = ${m.userId}
+        where ${m.tenantId} = ${tenantId} and ${m.population} = ${population} and ${m.status} <> 'removed'
+        order by ${m.createdAt}, ${m.id} limit ${limit} offset ${offset}`,
   );
 }
 
 export async function memberRosterEntry(q: Queryable, tenantId: string, membershipId: string) {
+  const m = membershipStanding(q);
   const [row] = await rows<RosterRow>(
     q,
-    sql`select m.id, m.user_id, u.email, u.name, m.role, m.status, m.population, m.scim_managed, m.created_at
-        from memberships m join users u on u.id = m.user_id
-        where m.tenant_id = ${tenantId} and m.id = ${membershipId}`,
+    sql`select ${rosterColumns(m)}
+        from ${m} join users u on u.id = ${m.userId}
+        where ${m.tenantId} = ${tenantId} and ${m.id} = ${membershipId}`,
   );
   return row;
 }
@@ -72,6 +79,7 @@ export async function accountLabel(q: Queryable, userId: string) {
 
 /** What UserInfo and the ID token say about a person (Part A 2.9, 2.10), with the organization's slug: one read. */
 export async function claimsSubject(q: Queryable, tenantId: string, userId: string) {
+  const tenant = tenantStanding(q);
   const [row] = await q
     .select({
       email: users.email,
@@ -81,21 +89,22 @@ export async function claimsSubject(q: Queryable, tenantId: string, userId: stri
       familyName: users.familyName,
       picture: users.picture,
       updatedAt: users.updatedAt,
-      tenantSlug: tenants.slug,
+      tenantSlug: tenant.slug,
     })
     .from(users)
-    .innerJoin(tenants, eq(tenants.id, tenantId))
+    .innerJoin(tenant, eq(tenant.tenantId, tenantId))
     .where(eq(users.id, userId));
   return row;
 }
 
 /** Addresses of the organization's active owners (told of every change to its SSO connection). */
 export async function ownerAddresses(q: Queryable, tenantId: string): Promise<string[]> {
+  const membership = membershipStanding(q);
   const found = await q
     .select({ email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, 'owner'), eq(memberships.status, 'active')));
+    .from(membership)
+    .innerJoin(users, eq(users.id, membership.userId))
+    .where(and(eq(membership.tenantId, tenantId), eq(membership.role, 'owner'), eq(membership.status, 'active')));
   return found.map((row) => row.email);
 }
 
@@ -122,13 +131,18 @@ export function accountStanding(q: Queryable) {
  * sign-in module's `signInSubject` applies the rules to it). A quarantined organization is not excluded: sign-in
  * stays open during quarantine (Part B).
  */
-function subjects(q: Queryable, where: SQL | undefined) {
+function subjects(
+  q: Queryable,
+  tenant: ReturnType<typeof tenantStanding>,
+  membership: ReturnType<typeof membershipStanding>,
+  where: SQL | undefined,
+) {
   return q
     .select({
-      tenantId: tenants.id,
-      tenantName: tenants.name,
-      tenantSlug: tenants.slug,
-      ssoRequired: tenants.ssoRequired,
+      tenantId: tenant.tenantId,
+      tenantName: tenant.name,
+      tenantSlug: tenant.slug,
+      ssoRequired: tenant.ssoRequired,
       userId: users.id,
       email: users.email,
       passwordHash: users.passwordHash,
@@ -136,13 +150,13 @@ function subjects(q: Queryable, where: SQL | undefined) {
       tokenEpoch: users.tokenEpoch,
       /** The organization whose SSO or SCIM created the account, if any (docs/decisions.md "SSO trust model"). */
       ownerTenantId: users.ownerTenantId,
-      role: memberships.role,
-      population: memberships.population,
-      membershipStatus: memberships.status,
+      role: membership.role,
+      population: membership.population,
+      membershipStatus: membership.status,
     })
-    .from(tenants)
-    .innerJoin(memberships, eq(memberships.tenantId, tenants.id))
-    .innerJoin(users, eq(users.id, memberships.userId))
+    .from(tenant)
+    .innerJoin(membership, eq(membership.tenantId, tenant.tenantId))
+    .innerJoin(users, eq(users.id, membership.userId))
     .where(where);
 }
 
@@ -157,9 +171,11 @@ export async function signInSubjectRow(
     | { tenantSlug: string; userId: string }
     | { tenantId: string; userId: string },
 ) {
+  const tenant = tenantStanding(q);
+  const membership = membershipStanding(q);
   const organization =
-    'tenantSlug' in by ? eq(tenants.slug, by.tenantSlug.trim().toLowerCase()) : eq(tenants.id, by.tenantId);
+    'tenantSlug' in by ? eq(tenant.slug, by.tenantSlug.trim().toLowerCase()) : eq(tenant.tenantId, by.tenantId);
   const account = 'emailKey' in by ? eq(users.emailKey, by.emailKey) : eq(users.id, by.userId);
-  const [row] = await subjects(q, and(organization, account));
+  const [row] = await subjects(q, tenant, membership, and(organization, account));
   return row;
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { events } from '../../kernel/events/schema.js';
-import { memberships, tenants } from '../organizations/index.js';
+import { membershipStanding, tenantStanding } from '../organizations/index.js';
 import { accountTokens, users } from './schema.js';
 
 /** Queries behind the account's own life cycle: emailed links, passwords, epochs, profile, activity. */
@@ -9,20 +9,22 @@ import { accountTokens, users } from './schema.js';
 export type AccountTokenPurpose = (typeof accountTokens.$inferSelect)['purpose'];
 
 export async function tenantBySlug(q: Queryable, slug: string) {
+  const tenant = tenantStanding(q);
   const [row] = await q
-    .select({ id: tenants.id, quarantined: tenants.quarantined })
-    .from(tenants)
-    .where(eq(tenants.slug, slug));
+    .select({ id: tenant.tenantId, quarantined: tenant.quarantined })
+    .from(tenant)
+    .where(eq(tenant.slug, slug));
   return row;
 }
 
 /** Every organization the account holds an active membership of, oldest first. */
 export async function activeTenantsOf(q: Queryable, userId: string): Promise<string[]> {
+  const membership = membershipStanding(q);
   const rows = await q
-    .select({ tenantId: memberships.tenantId })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.status, 'active')))
-    .orderBy(asc(memberships.createdAt));
+    .select({ tenantId: membership.tenantId })
+    .from(membership)
+    .where(and(eq(membership.userId, userId), eq(membership.status, 'active')))
+    .orderBy(asc(membership.createdAt));
   return rows.map((row) => row.tenantId);
 }
 

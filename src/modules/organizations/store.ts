@@ -225,6 +225,7 @@ export function tenantStanding(q: Queryable) {
       slug: tenants.slug,
       name: tenants.name,
       isolation: tenants.isolation,
+      ssoRequired: tenants.ssoRequired,
     })
     .from(tenants)
     .as('tenant_standing');
@@ -238,11 +239,14 @@ export function tenantStanding(q: Queryable) {
 export function membershipStanding(q: Queryable) {
   return q
     .select({
+      id: memberships.id,
       tenantId: memberships.tenantId,
       userId: memberships.userId,
       role: memberships.role,
       population: memberships.population,
       status: memberships.status,
+      scimManaged: memberships.scimManaged,
+      createdAt: memberships.createdAt,
     })
     .from(memberships)
     .as('membership_standing');
