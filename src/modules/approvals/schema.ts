@@ -1,0 +1,41 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { agents } from '../agents/schema.js';
+import { tenants } from '../organizations/schema.js';
+
+/**
+ * Approval requests (Part B 2.3). The agents issue creates the pending record of a supervised agent's parked
+ * action; the approvals issue builds the queue that decides it. Bound to the action's fingerprint (SHA-256 of
+ * the JCS of `{method, route, params, body}`, src/kernel/authz/fingerprint.ts).
+ */
+export const approvalRequests = pgTable(
+  'approval_requests',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'approved', 'denied', 'expired', 'consumed'] }).notNull(),
+    /** `action` for a parked route call; `content`, `manifest`… for the other kinds of ask. */
+    resourceType: text('resource_type').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    /** What is decided: method, route template, path parameters and body of a parked action. */
+    resource: jsonb('resource').$type<Record<string, unknown>>(),
+    /** The permission the parked action needs: its approver must hold it and `agents:approvals:decide`. */
+    requiredPermission: text('required_permission'),
+    requiredApprovals: integer('required_approvals').notNull().default(1),
+    approvalsRecorded: integer('approvals_recorded').notNull().default(0),
+    /** The task text of the agent's token, shown to approvers. */
+    justification: text('justification'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedByUserId: uuid('decided_by_user_id'),
+    reason: text('reason'),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('approval_requests_tenant').on(t.tenantId, t.status, t.createdAt),
+    index('approval_requests_fingerprint').on(t.tenantId, t.agentId, t.fingerprint),
+  ],
+);
