@@ -16,6 +16,7 @@ import {
   createAuthStateListener,
   createDpopVerifier,
   type DpopVerifier,
+  type Governance,
   registerGuard,
 } from './kernel/auth/index.js';
 import { type Clock, systemClock } from './kernel/clock.js';
@@ -42,6 +43,21 @@ import {
   createSecurityNotices,
   registerAccountRoutes,
 } from './modules/accounts/index.js';
+import {
+  type AgentAdmin,
+  type AgentStateCache,
+  type CredentialExchange,
+  createAgentAdmin,
+  createAgentGovernance,
+  createAgentStateCache,
+  createAgentTokenResolver,
+  createCredentialExchange,
+  createFederation,
+  type Federation,
+  registerAgentAdminRoutes,
+  registerAgentTokenRoutes,
+  registerFederationRoutes,
+} from './modules/agents/index.js';
 import { type ApiKeys, createApiKeys, registerApiKeyRoutes } from './modules/api-keys/index.js';
 import {
   createEarlyAccessService,
@@ -156,6 +172,17 @@ export interface Deps {
   saml: Saml;
   /** Social login with Google and GitHub, and linked identities (Part A 4.5). */
   social: Social;
+  /** AI agents as principals (Part B 2.1, 2.2, 4): `admin` registers and governs them and records delegations. */
+  agents: {
+    admin: AgentAdmin;
+    governance: Governance;
+    /** Each agent's state and authority, and whose credential a hash is, cached per node (auth-state channel). */
+    states: AgentStateCache;
+    /** `POST /agents/token`: the credential exchange and its throttles (Part B 4.1, 8). */
+    exchange: CredentialExchange;
+    /** Federated issuers, bindings and `POST /agents/token/federated` (Part B 2.2, 4.1). */
+    federation: Federation;
+  };
   /**
    * Stops this instance's own work and lets go of its connections: first the work left running after answers
    * (it may still write, mail or count), then the usage meter's last write, Redis, mail, a key re-read still
@@ -361,6 +388,21 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     sso.attachSaml({ start: saml.startSamlSignIn, binding: samlBrowserBinding });
     // Closed first (closers run last-in first-out): work after an answer may still write, mail or count.
     closers.push(() => afterAnswer.drain());
+    const agentStates = createAgentStateCache({ authState, transactions, clock });
+    const agents = {
+      states: agentStates,
+      exchange: createCredentialExchange({
+        ...{ accessTokens, transactions, events, clock, limiter, logger },
+        states: agentStates,
+      }),
+      admin: createAgentAdmin({ transactions, events, clock, limiter }),
+      // The guard's checks for every agent principal (Part B 4.2): kill switch to rate limit.
+      governance: createAgentGovernance({ config, transactions, events, clock, limiter }),
+      federation: createFederation({
+        ...{ config, accessTokens, transactions, events, clock, limiter, egress, dpop, afterAnswer, logger },
+        states: agentStates,
+      }),
+    };
     const social = createSocial({
       ...{ config, transactions, events, clock, egress, limiter, settings, sessions, organizations, accounts },
       ...{ passkeys, notify, personalData, logger },
@@ -413,6 +455,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       sso,
       saml,
       social,
+      agents,
       close() {
         closing ??= (async () => {
           for (const close of [...closers].reverse()) await close();
@@ -470,7 +513,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       }),
       deps.apiKeys.resolver,
       deps.scim.resolver,
+      createAgentTokenResolver({ accessTokens: deps.accessTokens, states: deps.agents.states, dpop: deps.dpop }),
     ],
+    // Agent principals are judged by governance (Part B 4.2); without it the guard refuses them.
+    governance: deps.agents.governance,
   });
   registerObservability(app, { config, metrics: deps.metrics, readiness: deps.readiness });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
@@ -492,6 +538,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerSsoSignInRoutes(app, { ...deps.sso, dpop: deps.dpop });
   registerSamlRoutes(app, deps.saml);
   registerSocialRoutes(app, { ...deps.social, dpop: deps.dpop });
+  registerAgentAdminRoutes(app, { agents: deps.agents.admin });
+  registerAgentTokenRoutes(app, { exchange: deps.agents.exchange, dpop: deps.dpop });
+  registerFederationRoutes(app, { federation: deps.agents.federation, dpop: deps.dpop });
   registerWebPages(app, deps);
   await app.ready();
   return app;

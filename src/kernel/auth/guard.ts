@@ -1,6 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config, FlagName } from '../../config.js';
+import { isReadOnlyPermission } from '../authz/catalog.js';
 import { forbidden, HttpError, notFound, unauthorized } from '../http/errors.js';
+import type { Governance } from './governance.js';
 import { hasPermission, type Principal, type PrincipalKind } from './principal.js';
 
 /** Who may call a route: nobody needs a credential (`public`), a person, an agent, or any principal. */
@@ -14,8 +16,13 @@ declare module 'fastify' {
     flag?: FlagName;
     /** 403 while the organization awaits approval (Part B onboarding). */
     quarantineGated?: boolean;
-    /** Principal kinds admitted by `any` (all when absent). */
-    kinds?: PrincipalKind[];
+    /**
+     * Principal kinds admitted by `any` (all when absent). AI agents reach only routes that name a `permission`
+     * (which governance then judges) or list 'agent' here.
+     */
+    kinds?: readonly PrincipalKind[];
+    /** The 403 detail for a kind the route does not admit, when the route has its own reason to give. */
+    kindRefusal?: string;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -36,7 +43,7 @@ export type CredentialResolver = (
   credential: PresentedCredential,
 ) => Promise<Principal | null>;
 
-const KINDS_OF: Record<Exclude<AuthPolicy, 'public'>, PrincipalKind[] | undefined> = {
+const KINDS_OF: Record<Exclude<AuthPolicy, 'public'>, readonly PrincipalKind[] | undefined> = {
   user: ['user'],
   agent: ['agent'],
   any: undefined,
@@ -51,6 +58,40 @@ const KIND_NAMES: Record<PrincipalKind, string> = {
   distribution: 'distribution credentials',
 };
 
+/**
+ * Every kind but AI agents: `kinds` of an `any` route that people and services may call but an agent never may
+ * (ARCHITECTURE.md "Where agents may act": API-key minting and the other person-only routes).
+ */
+export const NOT_AGENTS: readonly PrincipalKind[] = (Object.keys(KIND_NAMES) as PrincipalKind[]).filter(
+  (kind) => kind !== 'agent',
+);
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+type Policy = Pick<FastifyContextConfig, 'auth' | 'permission' | 'kinds'>;
+
+/**
+ * Whether an AI agent can ever get past this policy to governance (ARCHITECTURE.md "Where agents may act"):
+ * the route admits the kind, and either names a permission that can be delegated or names agents outright.
+ */
+export function admitsAgents(policy: Policy): boolean {
+  if (!policy.auth || policy.auth === 'public') return false;
+  const admitted = policy.kinds ?? KINDS_OF[policy.auth];
+  if (admitted && !admitted.includes('agent')) return false;
+  return policy.permission !== undefined || admitted?.includes('agent') === true;
+}
+
+/** One route as the guard knows it, for audits of who may call what. */
+export interface RoutePolicy extends Policy {
+  method: string;
+  url: string;
+}
+
+const policiesOf = new WeakMap<FastifyInstance, RoutePolicy[]>();
+
+/** Every route the guard has seen on this app, with its policy, in registration order. */
+export const routePolicies = (app: FastifyInstance): readonly RoutePolicy[] => policiesOf.get(app) ?? [];
+
 export function readCredential(request: FastifyRequest): PresentedCredential | null {
   const header = request.headers.authorization;
   if (!header) return null;
@@ -61,14 +102,24 @@ export function readCredential(request: FastifyRequest): PresentedCredential | n
 
 /**
  * The one place that enforces route policy. Every route must declare `config.auth`: a route without one
- * stops the start, so nothing is public by accident.
+ * stops the start, so nothing is public by accident. AI agents pass `governance` instead of the permission
+ * check; without governance (an app built without the agents module) they are refused.
  */
-export function registerGuard(app: FastifyInstance, deps: { config: Config; resolvers: CredentialResolver[] }) {
+export function registerGuard(
+  app: FastifyInstance,
+  deps: { config: Config; resolvers: CredentialResolver[]; governance?: Governance },
+) {
   app.decorateRequest('principal', null);
 
+  const policies: RoutePolicy[] = [];
+  policiesOf.set(app, policies);
   app.addHook('onRoute', (route) => {
-    if (!route.config?.auth) {
+    const config = route.config;
+    if (!config?.auth) {
       throw new Error(`route ${route.method} ${route.url} declares no auth policy (config.auth)`);
+    }
+    for (const method of [route.method].flat()) {
+      policies.push({ method, url: route.url, auth: config.auth, permission: config.permission, kinds: config.kinds });
     }
   });
 
@@ -94,7 +145,11 @@ export function registerGuard(app: FastifyInstance, deps: { config: Config; reso
     // which authenticates but can call nothing (Part A 2.5).
     const admitted = config.kinds ?? KINDS_OF[policy];
     if (admitted && !admitted.includes(principal.kind)) {
-      throw forbidden(`This route is not open to ${KIND_NAMES[principal.kind]}`);
+      throw forbidden(config.kindRefusal ?? `This route is not open to ${KIND_NAMES[principal.kind]}`);
+    }
+    // An agent acts only where a permission can be delegated to it, or where the route names agents outright.
+    if (principal.kind === 'agent' && !admitsAgents(config)) {
+      throw forbidden('This route is not open to AI agents: it names no permission that can be delegated to one');
     }
     if (principal.kind === 'api_key' && principal.permissions.size === 0) {
       throw forbidden('This API key has no scopes: it can call nothing');
@@ -104,6 +159,14 @@ export function registerGuard(app: FastifyInstance, deps: { config: Config; reso
       throw forbidden(
         'Organization is awaiting approval: its owner must confirm their email and approve the pending sign-up; members, OAuth clients, webhooks and API keys open then',
       );
+    }
+    if (principal.kind === 'agent') {
+      if (!deps.governance) throw forbidden('AI agents are not served here: agent governance is not configured');
+      const { permission } = config;
+      const readOnly =
+        SAFE_METHODS.has(request.method) || (permission !== undefined && isReadOnlyPermission(permission));
+      await deps.governance.forAgents({ request, principal, permission, readOnly });
+      return;
     }
     if (config.permission && !hasPermission(principal, config.permission)) {
       throw forbidden(`Missing permission: ${config.permission}`);

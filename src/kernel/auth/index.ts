@@ -15,12 +15,23 @@ export {
   type DpopVerifier,
 } from './dpop.js';
 export {
+  type Governance,
+  type GovernanceCheck,
+  type GovernedAction,
+  type RefusalListener,
+  runChecks,
+} from './governance.js';
+export {
   type AuthPolicy,
+  admitsAgents,
   type CredentialResolver,
+  NOT_AGENTS,
   type PresentedCredential,
   principalOf,
+  type RoutePolicy,
   readCredential,
   registerGuard,
+  routePolicies,
 } from './guard.js';
 export { hasPermission, type Population, type Principal, type PrincipalKind } from './principal.js';
 export {

@@ -1,12 +1,23 @@
 import { sha256Hex } from '../crypto/secrets.js';
 
 /**
- * The one catalogue of permissions and system roles (Part A 2.2-2.3). A permission is `domain:action`
- * (more segments allowed); read-only permissions never open a state-changing endpoint.
+ * The one catalogue of permissions and system roles (Part A 2.2-2.3, Part B codes as ARCHITECTURE.md spells
+ * them). A permission is `domain:action` (more segments allowed); read-only permissions never open a
+ * state-changing endpoint.
+ *
+ * `risk` (0-100) is what an agent's `risk_ceiling` is compared with (Part B 4.2): an action whose permission
+ * scores above the ceiling is refused. The scale, so that a ceiling reads as a sentence:
+ *   0-30   reads only; nothing changes (a ceiling of 30 lets an agent look at everything and touch nothing)
+ *   31-59  changes bounded to one record: your own, a draft, a detection or incident, one elevation
+ *   60-79  changes to who may do what in part of the organization: members, agents, integrations, approvals
+ *   80-100 organization-wide administration, kill switches, autonomous response; 100 the operator plane,
+ *          which reaches every organization
+ * Within a band, the more an action can reveal or undo, the higher it scores. An unknown code scores 100.
  */
 export interface PermissionDefinition {
   code: string;
   read_only: boolean;
+  risk: number;
   description: string;
 }
 
@@ -14,43 +25,117 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   {
     code: 'identity:self:write',
     read_only: false,
+    risk: 35,
     description: 'Act on your own record: consent, requests, policy acknowledgement, delegations you granted',
   },
-  { code: 'tenant:read', read_only: true, description: 'Read organization configuration' },
+  { code: 'tenant:read', read_only: true, risk: 10, description: 'Read organization configuration' },
   {
     code: 'tenant:manage',
     read_only: false,
+    risk: 90,
     description: 'Manage organization settings, OAuth clients, API keys, webhooks, SSO and SCIM',
   },
-  { code: 'members:read', read_only: true, description: 'Read the roster, invitations and domains' },
-  { code: 'members:manage', read_only: false, description: 'Invite, change roles, remove members, claim domains' },
-  { code: 'agents:read', read_only: true, description: 'Read agents, delegations and issuers' },
-  { code: 'agents:manage', read_only: false, description: 'Register, suspend, retire and govern agents' },
-  { code: 'approvals:read', read_only: true, description: 'Read approval requests' },
-  { code: 'approvals:decide', read_only: false, description: 'Approve or deny parked agent actions' },
-  { code: 'manifest:plan', read_only: true, description: 'Plan an IAM manifest' },
-  { code: 'manifest:apply', read_only: false, description: 'Apply an IAM manifest' },
+  { code: 'members:read', read_only: true, risk: 15, description: 'Read the roster, invitations and domains' },
+  {
+    code: 'members:manage',
+    read_only: false,
+    risk: 75,
+    description: 'Invite, change roles, remove members, claim domains',
+  },
+  { code: 'agents:read', read_only: true, risk: 15, description: 'Read agents, delegations and issuers' },
+  {
+    code: 'agents:manage',
+    read_only: false,
+    risk: 75,
+    description: 'Register, suspend, retire and govern agents; engage their kill switch',
+  },
+  { code: 'agents:kill', read_only: false, risk: 90, description: "Release an agent's kill switch" },
+  { code: 'agents:approvals:read', read_only: true, risk: 15, description: 'Read approval requests' },
+  {
+    code: 'agents:approvals:decide',
+    read_only: false,
+    risk: 70,
+    description: 'Approve or deny parked agent actions (people only)',
+  },
+  { code: 'content:read', read_only: true, risk: 10, description: 'Read content approvals and track records' },
+  {
+    code: 'content:draft:write',
+    read_only: false,
+    risk: 35,
+    description: 'Ask for review of agent-authored content',
+  },
+  {
+    code: 'content:review',
+    read_only: false,
+    risk: 45,
+    description: 'Record that published content had to be pulled',
+  },
+  { code: 'manifest:plan', read_only: true, risk: 20, description: 'Plan an IAM manifest' },
+  { code: 'manifest:apply', read_only: false, risk: 85, description: 'Apply an IAM manifest' },
+  { code: 'mcp:servers:read', read_only: true, risk: 10, description: 'Read the MCP gateway servers and tools' },
+  {
+    code: 'mcp:servers:manage',
+    read_only: false,
+    risk: 70,
+    description: 'Register MCP gateway servers and set their tool allow-lists',
+  },
   {
     code: 'command:read',
     read_only: true,
+    risk: 25,
     description: 'Read events, audit, detections, findings, incidents, compliance',
   },
-  { code: 'command:operate', read_only: false, description: 'Acknowledge detections, open and update incidents' },
-  { code: 'compliance:read', read_only: true, description: 'Read privacy requests and retention policies' },
-  { code: 'compliance:admin', read_only: false, description: 'Process privacy requests, set retention policies' },
-  { code: 'isms:read', read_only: true, description: 'Read ISMS governance records' },
-  { code: 'isms:write', read_only: false, description: 'Manage ISMS governance records' },
-  { code: 'hipaa:phi:log', read_only: false, description: 'Record access to protected health information' },
-  { code: 'autonomy:read', read_only: true, description: 'Read autonomous-response decisions and metrics' },
-  { code: 'autonomy:manage', read_only: false, description: 'Configure autonomous-response levels' },
-  { code: 'autonomy:approve', read_only: false, description: 'Adjudicate and revert autonomous-response decisions' },
-  { code: 'autonomy:disable', read_only: false, description: 'Engage or release the autonomy kill switch' },
-  { code: 'payments:stepup', read_only: false, description: 'Request payment step-up elevations' },
-  { code: 'mcp:gateway', read_only: false, description: 'Register and call customer MCP servers through the gateway' },
-  { code: 'operator:read', read_only: true, description: 'Read the operator plane (platform-operator organization)' },
+  {
+    code: 'command:operate',
+    read_only: false,
+    risk: 50,
+    description: 'Acknowledge detections, open and update incidents',
+  },
+  { code: 'compliance:read', read_only: true, risk: 25, description: 'Read privacy requests and retention policies' },
+  {
+    code: 'compliance:admin',
+    read_only: false,
+    risk: 80,
+    description: 'Process privacy requests, set retention policies',
+  },
+  { code: 'isms:read', read_only: true, risk: 15, description: 'Read ISMS governance records' },
+  { code: 'isms:write', read_only: false, risk: 40, description: 'Manage ISMS governance records' },
+  { code: 'hipaa:phi:log', read_only: false, risk: 40, description: 'Record access to protected health information' },
+  {
+    code: 'autonomy:read',
+    read_only: true,
+    risk: 20,
+    description: 'Read autonomous-response decisions and metrics',
+  },
+  { code: 'autonomy:manage', read_only: false, risk: 85, description: 'Configure autonomous-response levels' },
+  {
+    code: 'autonomy:approve',
+    read_only: false,
+    risk: 85,
+    description: 'Adjudicate and revert autonomous-response decisions',
+  },
+  {
+    code: 'autonomy:disable',
+    read_only: false,
+    risk: 90,
+    description: 'Engage or release the autonomy kill switch',
+  },
+  {
+    code: 'payments:verify',
+    read_only: false,
+    risk: 60,
+    description: 'Consume payment step-up elevations and read risk context',
+  },
+  {
+    code: 'operator:read',
+    read_only: true,
+    risk: 30,
+    description: 'Read the operator plane (platform-operator organization)',
+  },
   {
     code: 'operator:manage',
     read_only: false,
+    risk: 100,
     description: 'Manage the operator plane (platform-operator organization)',
   },
 ];
@@ -84,8 +169,9 @@ const SECURITY_OPERATOR = [
   'members:read',
   'agents:read',
   'agents:manage',
-  'approvals:read',
-  'approvals:decide',
+  'agents:kill',
+  'agents:approvals:read',
+  'agents:approvals:decide',
   'command:read',
   'command:operate',
   'autonomy:read',
@@ -150,7 +236,37 @@ export function permissionsOfRole(role: string): ReadonlySet<string> {
   return ROLE_PERMISSIONS.get(role) ?? new Set(BASELINE);
 }
 
-export const isReadOnlyPermission = (code: string) => PERMISSIONS.find((p) => p.code === code)?.read_only ?? false;
+const BY_CODE = new Map(PERMISSIONS.map((p) => [p.code, p]));
+
+export const isKnownPermission = (code: string) => BY_CODE.has(code);
+
+export const isReadOnlyPermission = (code: string) => BY_CODE.get(code)?.read_only ?? false;
+
+/** The risk of acting under `code`; an unknown code scores the highest, so a ceiling never lets it through. */
+export const permissionRisk = (code: string) => BY_CODE.get(code)?.risk ?? 100;
+
+/**
+ * Expands permission patterns (Part B 4.1 task scope): an exact code stays; `domain:*` (a trailing `:*`) is every
+ * catalogued code under that prefix (`agents:*` includes `agents:approvals:read`). Anything matching nothing,
+ * including other wildcard shapes (`*`, `a:*:b`), is `unknown`. Both lists are deduplicated; codes in catalogue
+ * order.
+ */
+export function expandPermissionPatterns(patterns: readonly string[]): { codes: string[]; unknown: string[] } {
+  const matched = new Set<string>();
+  const unknown = new Set<string>();
+  for (const pattern of patterns) {
+    const prefix = pattern.endsWith(':*') ? pattern.slice(0, -1) : null;
+    const codes =
+      prefix && !prefix.includes('*') && prefix.length > 1
+        ? PERMISSIONS.filter((p) => p.code.startsWith(prefix)).map((p) => p.code)
+        : BY_CODE.has(pattern)
+          ? [pattern]
+          : [];
+    if (codes.length === 0) unknown.add(pattern);
+    for (const code of codes) matched.add(code);
+  }
+  return { codes: PERMISSIONS.map((p) => p.code).filter((code) => matched.has(code)), unknown: [...unknown] };
+}
 
 /**
  * Separation-of-duties rules (Part A 4.7: a role change or an invitation acceptance that breaches one is
@@ -193,13 +309,34 @@ export const SEPARATION_OF_DUTIES: readonly SeparationOfDutiesRule[] = [
   },
 ];
 
-/** Changes whenever the catalogue changes; approvals bind to it (Part B 9.4). */
-export const CATALOGUE_VERSION = sha256Hex(
-  JSON.stringify({ PERMISSIONS, ROLES, SEPARATION_OF_DUTIES: SEPARATION_OF_DUTIES.map((rule) => rule.description) }),
-).slice(0, 16);
+/**
+ * A hash of everything the catalogue says (codes, read-only flags, risks, descriptions, roles, duty rules), so it
+ * changes whenever any of it does; approvals and manifest asks bind to it (Part B 9.4).
+ */
+export function catalogueVersionOf(catalogue: {
+  permissions: readonly PermissionDefinition[];
+  roles: readonly RoleDefinition[];
+  duties: readonly SeparationOfDutiesRule[];
+}): string {
+  return sha256Hex(
+    JSON.stringify({
+      PERMISSIONS: catalogue.permissions,
+      ROLES: catalogue.roles,
+      SEPARATION_OF_DUTIES: catalogue.duties.map((rule) => rule.description),
+    }),
+  ).slice(0, 16);
+}
+
+export const CATALOGUE_VERSION = catalogueVersionOf({
+  permissions: PERMISSIONS,
+  roles: ROLES,
+  duties: SEPARATION_OF_DUTIES,
+});
 
 export function catalogDocument() {
   return {
+    catalogue_version: CATALOGUE_VERSION,
+    /** The same value under its Part A name, kept for clients that read it. */
     version: CATALOGUE_VERSION,
     permissions: PERMISSIONS.map((p) => ({ ...p })),
     separation_of_duties: SEPARATION_OF_DUTIES.map((rule) => ({ id: rule.id, description: rule.description })),

@@ -18,8 +18,11 @@ export interface PlanCaps {
    * enterprise; negotiable per organization).
    */
   oauth_client_requests_per_5min: number | null;
-  /** Write actions an AI agent may take per day. */
-  agent_writes_daily: number | null;
+  /**
+   * Writes each AI agent may make per rolling hour before its blast-radius breaker engages (Part B 4.2, 8: 200
+   * free, 2,000 pro, 20,000 enterprise; an agent's own `write_budget_per_hour` overrides it).
+   */
+  agent_writes_per_hour: number;
 }
 
 export interface Plan {
@@ -41,7 +44,7 @@ export const PLANS: Readonly<Record<PlanCode, Plan>> = {
       mau: 1_000,
       api_calls_monthly: 10_000,
       oauth_client_requests_per_5min: 60,
-      agent_writes_daily: 100,
+      agent_writes_per_hour: 200,
     },
   },
   pro: {
@@ -53,7 +56,7 @@ export const PLANS: Readonly<Record<PlanCode, Plan>> = {
       mau: 50_000,
       api_calls_monthly: 1_000_000,
       oauth_client_requests_per_5min: 600,
-      agent_writes_daily: 10_000,
+      agent_writes_per_hour: 2_000,
     },
   },
   enterprise: {
@@ -75,7 +78,7 @@ export const PLANS: Readonly<Record<PlanCode, Plan>> = {
       mau: null,
       api_calls_monthly: null,
       oauth_client_requests_per_5min: 6_000,
-      agent_writes_daily: null,
+      agent_writes_per_hour: 20_000,
     },
   },
 };

@@ -190,6 +190,87 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'A social sign-in round trip was refused (the reason is recorded, never shown)',
     webhook: false,
   },
+  // Agent administration and delegations (issue 20).
+  { name: 'agent.registered', description: 'An AI agent was registered (its credential shown once)', webhook: false },
+  { name: 'agent.updated', description: "An agent's name, description or governance fields changed", webhook: false },
+  {
+    name: 'agent.suspended',
+    description: 'An agent was suspended; its tokens are refused until resumed',
+    webhook: false,
+  },
+  { name: 'agent.resumed', description: 'A suspended agent was resumed', webhook: false },
+  {
+    name: 'agent.retired',
+    description: 'An agent was retired for good: its credential died, its delegations ended',
+    webhook: false,
+  },
+  {
+    name: 'agent.credential_rotated',
+    description: 'An agent got a new credential; the old one and its tokens stopped working',
+    webhook: false,
+  },
+  {
+    name: 'agent.kill_switch_engaged',
+    description: "An agent's kill switch was engaged (reason recorded)",
+    webhook: false,
+  },
+  { name: 'agent.kill_switch_released', description: "An agent's kill switch was released", webhook: false },
+  {
+    name: 'agent.delegation_granted',
+    description: 'A person delegated some of their permissions to an agent',
+    webhook: false,
+  },
+  { name: 'agent.delegation_revoked', description: 'A person revoked a delegation to an agent', webhook: false },
+  // Federated workload identity (issue 20): trusted issuers, bindings, attestation exchanges.
+  { name: 'agent_issuer.registered', description: 'An organization began trusting a workload issuer', webhook: false },
+  { name: 'agent_issuer.updated', description: 'A trusted workload issuer was enabled or disabled', webhook: false },
+  {
+    name: 'agent_issuer.removed',
+    description: 'A workload issuer is no longer trusted; its bindings went',
+    webhook: false,
+  },
+  {
+    name: 'agent_issuer.binding_added',
+    description: "An issuer's attestations were bound to an agent",
+    webhook: false,
+  },
+  {
+    name: 'agent_issuer.binding_removed',
+    description: 'A binding of an issuer to an agent was removed',
+    webhook: false,
+  },
+  {
+    name: 'agent_issuer.attestation_exchanged',
+    description: 'An attestation was exchanged for an agent token (its jti is spent)',
+    webhook: false,
+  },
+  {
+    name: 'agent_issuer.attestation_refused',
+    description: 'A federated exchange naming the organization was refused (the reason is recorded, never shown)',
+    webhook: false,
+  },
+  // Agent tokens (issue 20).
+  {
+    name: 'agent.token_minted',
+    description: 'An agent minted an access token (every task token; a plain token once per agent, path and hour)',
+    webhook: false,
+  },
+  // Agent governance (issue 20): refusals with their reason code, and parked actions.
+  {
+    name: 'agent.action_refused',
+    description: "Governance refused an agent's action (the reason code is recorded: kill switch, scope, budget…)",
+    webhook: false,
+  },
+  {
+    name: 'approval.requested',
+    description: "A supervised agent's action was parked for a person's approval",
+    webhook: false,
+  },
+  {
+    name: 'approval.consumed',
+    description: 'An approved agent action was retried and the approval spent',
+    webhook: false,
+  },
 ];
 
 const BY_NAME = new Map(EVENT_TYPES.map((type) => [type.name, type]));

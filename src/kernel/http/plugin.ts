@@ -124,6 +124,9 @@ export function registerHttpKernel(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError | HttpError | OAuthError | ScimError, request, reply) => {
     if (error instanceof HttpError) {
+      // A route's error schema is `{detail}`: extra members (a parked action's `approval_request_id`) would be
+      // dropped by its serializer, so such an answer is serialized as it is.
+      if (Object.keys(error.extra).length > 0) reply.serializer((payload) => JSON.stringify(payload));
       return reply
         .code(error.status)
         .headers(error.headers)

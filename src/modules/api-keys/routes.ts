@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../kernel/auth/index.js';
+import { NOT_AGENTS, principalOf } from '../../kernel/auth/index.js';
 import type { ApiKeyService } from './service.js';
 
 const Problem = Type.Object({ detail: Type.String() });
@@ -54,6 +54,8 @@ const Usage = Type.Object({
 
 const BASE = '/api/v1/tenants/api-keys';
 const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
+/** Part A 4.9, Part B 4.2: creating or rotating a key mints a credential, which an AI agent never may. */
+const mint = { ...policy, kinds: NOT_AGENTS, kindRefusal: 'AI agents may never mint API keys' } as const;
 const common = { tags: ['api-keys'], security: [{ bearer: [] }] };
 
 /** Part A 4.9. Organization administration: any principal holding `tenant:manage` (API keys too). */
@@ -63,7 +65,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
   app.post<{ Body: Static<typeof CreateBody> }>(
     BASE,
     {
-      config: policy,
+      config: mint,
       schema: {
         ...common,
         summary: 'Create an API key (the plaintext is returned once)',
@@ -108,7 +110,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
   app.post<{ Params: Static<typeof IdParams> }>(
     `${BASE}/:id/rotate`,
     {
-      config: policy,
+      config: mint,
       schema: {
         ...common,
         summary: 'Issue a successor with the same scopes; the old key works until revoked',

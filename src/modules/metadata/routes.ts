@@ -68,9 +68,22 @@ export function registerMetadataRoutes(app: FastifyInstance, deps: { config: Con
         summary: 'The role and permission catalogue',
         response: {
           200: Type.Object({
-            version: Type.String(),
+            catalogue_version: Type.String({
+              description: 'Changes whenever anything in the catalogue changes; approvals bind to it (Part B 9.4)',
+            }),
+            version: Type.String({ description: 'The same value as catalogue_version' }),
             permissions: Type.Array(
-              Type.Object({ code: Type.String(), read_only: Type.Boolean(), description: Type.String() }),
+              Type.Object({
+                code: Type.String(),
+                read_only: Type.Boolean(),
+                risk: Type.Integer({
+                  minimum: 0,
+                  maximum: 100,
+                  description:
+                    "Compared with an agent's risk_ceiling: 0-30 reads, 31-59 one record, 60-79 part of the organization, 80-100 organization-wide, kill switches, autonomy, operator plane",
+                }),
+                description: Type.String(),
+              }),
             ),
             separation_of_duties: Type.Array(Type.Object({ id: Type.String(), description: Type.String() }), {
               description: 'Rules that keep one person from holding conflicting roles (docs/organizations.md)',

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../kernel/auth/index.js';
+import { NOT_AGENTS, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
 import type { ClientService } from './clients.js';
 import { MAX_URI_LENGTH } from './redirect-uris.js';
@@ -115,6 +115,8 @@ const ResourceParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const CLIENTS = '/api/v1/oauth/clients';
 const RESOURCES = '/api/v1/oauth/resources';
 const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
+/** A client secret outlives an agent's governance: like API keys, agents never mint one (Part B 4.2). */
+const mint = { ...policy, kinds: NOT_AGENTS, kindRefusal: 'AI agents may never mint credentials' } as const;
 const common = { tags: ['oauth'], security: [{ bearer: [] }] };
 const ADMIN = 'Needs `tenant:manage` (a person or an API key holding it); 403 while the organization awaits approval. ';
 
@@ -131,7 +133,7 @@ export function registerOAuthClientRoutes(
   app.post<{ Body: Static<typeof CreateClientBody> }>(
     CLIENTS,
     {
-      config: policy,
+      config: mint,
       schema: {
         ...common,
         summary: 'Register an OAuth client (a confidential client’s secret is returned once)',
@@ -211,7 +213,7 @@ export function registerOAuthClientRoutes(
   app.post<{ Params: Static<typeof ClientParams> }>(
     `${CLIENTS}/:client_id/rotate-secret`,
     {
-      config: policy,
+      config: mint,
       schema: {
         ...common,
         summary: 'New client secret (returned once); the previous one stops working at once',

@@ -8,7 +8,7 @@ export const CapsSchema = Type.Object({
   mau: Cap,
   api_calls_monthly: Cap,
   oauth_client_requests_per_5min: Cap,
-  agent_writes_daily: Cap,
+  agent_writes_per_hour: Cap,
 });
 export const PlanCodeSchema = Type.Union([Type.Literal('free'), Type.Literal('pro'), Type.Literal('enterprise')]);
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../kernel/auth/index.js';
+import { NOT_AGENTS, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
 import type { ScimAdminService } from './service.js';
 
@@ -25,6 +25,8 @@ const PatchBody = Type.Object({ enabled: Type.Optional(Type.Boolean()) }, { addi
 
 const PATH = '/api/v1/tenants/scim';
 const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
+/** A SCIM token outlives an agent's governance: like API keys, agents never mint one (Part B 4.2). */
+const mint = { ...policy, kinds: NOT_AGENTS, kindRefusal: 'AI agents may never mint credentials' } as const;
 const common = { tags: ['scim'], security: [{ bearer: [] }] };
 const ADMIN =
   'Needs `tenant:manage` (a person or an API key holding it); 403 while the organization awaits approval. ' +
@@ -66,7 +68,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { admin: Sci
   app.post(
     `${PATH}/token`,
     {
-      config: policy,
+      config: mint,
       schema: {
         ...common,
         summary: 'Mint or rotate the SCIM token (returned once, with the base URL to configure)',

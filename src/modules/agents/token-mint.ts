@@ -1,0 +1,177 @@
+import type { AccessTokens } from '../../kernel/auth/index.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Transactions } from '../../kernel/db/index.js';
+import type { Events } from '../../kernel/events/index.js';
+import { forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
+import { newId } from '../../kernel/ids.js';
+import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
+import { hashAgentCredential, looksLikeAgentCredential } from './credentials.js';
+import { createMintThrottles } from './mint-throttles.js';
+import { AGENT_TOKEN_TTL_SECONDS, type AgentTask, type AgentTokenResponse } from './model.js';
+import { createStaleCredentialCheck } from './stale-credentials.js';
+import type { AgentStateCache } from './state-cache.js';
+import { insertAgentTask } from './state-store.js';
+import { type TaskRequest, taskScope } from './task-scope.js';
+
+/**
+ * Claims of an agent access token (Part B 2.1, 5.1): signed by the same keyring, issuer, audience and `typ` as a
+ * person's, and unmistakably an agent's: `act: 'agent'` (the user resolver answers null for it), `sub` and
+ * `agent_id` the agent, `ep` the agent's token epoch, `sid` the mint (the task id of a task token). A task token
+ * carries its task, so governance reads its scope and budget without a database round trip.
+ */
+export interface AgentAccessClaims {
+  sub: string;
+  agent_id: string;
+  tid: string;
+  sid: string;
+  ep: number;
+  act: 'agent';
+  cnf?: { jkt: string };
+  task?: AgentTask;
+}
+
+export interface AgentTokenDeps {
+  accessTokens: AccessTokens;
+  transactions: Transactions;
+  events: Events;
+  clock: Clock;
+  limiter: Limiter;
+  states: AgentStateCache;
+}
+
+/**
+ * `agent.token_minted` of a plain token is written once per agent, path and clock hour (like client_credentials
+ * issuance): minting changes nothing in the service and a busy agent mints often. A task token's event is
+ * always written, with its task row.
+ */
+const PLAIN_MINT_RECORDED: LimitPolicy = { name: 'agent-mint-recorded', points: 1, durationSeconds: 3600 };
+
+/**
+ * Issues an agent access token (Part B 4.1) for an agent whose credential or attestation has verified: the one
+ * path of `POST /agents/token` and `POST /agents/token/federated`. A suspended, retired or unknown agent gets the
+ * generic 401, an engaged kill switch 403; the organization's issuance allowance is charged next (429); a task
+ * block is checked against the agent's current authority (403 naming the codes) and recorded with its budget.
+ */
+export async function mintAgentToken(
+  deps: AgentTokenDeps,
+  input: {
+    tenantId: string;
+    agentId: string;
+    task?: TaskRequest | undefined;
+    dpopJkt?: string | undefined;
+    via: 'credential' | 'federated';
+  },
+): Promise<AgentTokenResponse> {
+  const { transactions, events, clock } = deps;
+  const state = await deps.states.state(input.tenantId, input.agentId);
+  if (state?.status !== 'active') throw unauthorized();
+  if (state.killSwitchEngaged) throw forbidden("This agent's kill switch is engaged: it may not mint tokens");
+  await createMintThrottles(deps.limiter).chargeIssuance(state.tenantId);
+  const actor = { id: state.agentId, type: 'agent' as const };
+  const tokenType = input.dpopJkt ? 'DPoP' : 'Bearer';
+  let task: AgentTask | undefined;
+  if (input.task) {
+    const permissions = taskScope(input.task, state.authority);
+    task = { id: newId(), task: input.task.task, permissions, budget: input.task.budget };
+    const recorded = task;
+    const now = clock.now();
+    await transactions.tenant(state.tenantId, async (tx) => {
+      await insertAgentTask(tx, {
+        id: recorded.id,
+        tenantId: state.tenantId,
+        agentId: state.agentId,
+        task: recorded.task,
+        permissions: [...recorded.permissions],
+        budget: recorded.budget,
+        remaining: recorded.budget,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + AGENT_TOKEN_TTL_SECONDS * 1000),
+      });
+      await events.emit(tx, mintedEvent(state.tenantId, actor, input.via, tokenType, recorded));
+    });
+  } else if ((await deps.limiter.consume(PLAIN_MINT_RECORDED, `${state.agentId}|${input.via}`)).allowed) {
+    await transactions.tenant(state.tenantId, (tx) =>
+      events.emit(tx, mintedEvent(state.tenantId, actor, input.via, tokenType, undefined)),
+    );
+  }
+  const claims: AgentAccessClaims = {
+    sub: state.agentId,
+    agent_id: state.agentId,
+    tid: state.tenantId,
+    sid: task?.id ?? state.agentId,
+    ep: state.tokenEpoch,
+    act: 'agent',
+    ...(input.dpopJkt ? { cnf: { jkt: input.dpopJkt } } : {}),
+    ...(task ? { task } : {}),
+  };
+  const { token, expiresIn } = await deps.accessTokens.issue(claims, { ttlSeconds: AGENT_TOKEN_TTL_SECONDS });
+  return {
+    access_token: token,
+    token_type: tokenType,
+    expires_in: expiresIn,
+    agent_id: state.agentId,
+    ...(task ? { task: { ...task, permissions: [...task.permissions] } } : {}),
+  };
+}
+
+function mintedEvent(
+  tenantId: string,
+  actor: { id: string; type: 'agent' },
+  via: 'credential' | 'federated',
+  tokenType: string,
+  task: AgentTask | undefined,
+) {
+  return {
+    tenantId,
+    actor,
+    category: 'agent',
+    action: 'agent.token_minted',
+    // Never the token; the task's text and scope are what an approver and an investigator need.
+    data: {
+      agent_id: actor.id,
+      via,
+      token_type: tokenType,
+      task_id: task?.id ?? null,
+      ...(task ? { task: task.task, permissions: task.permissions, budget: task.budget } : {}),
+    },
+  };
+}
+
+/**
+ * `POST /agents/token` (Part B 4.1, 5.1): the credential is the authentication. Unknown, malformed, rotated-away
+ * credentials and suspended or retired agents all get the same 401 (the kernel's generic one), and each such
+ * failure moves the credential's brake; the source address is throttled first, whatever is presented.
+ */
+export function createCredentialExchange(deps: AgentTokenDeps & { logger: { warn(obj: object, msg: string): void } }) {
+  const throttles = createMintThrottles(deps.limiter);
+  const noteIfStale = createStaleCredentialCheck(deps);
+  return async function exchange(input: {
+    credential: string;
+    task?: TaskRequest | undefined;
+    dpopJkt?: string | undefined;
+    ip: string;
+  }): Promise<AgentTokenResponse> {
+    await throttles.admitAddress(input.ip);
+    // Malformed ones too: every presented string has its own brake, so all refusals look alike.
+    const credentialHash = hashAgentCredential(input.credential);
+    await throttles.checkCredentialBrake(credentialHash);
+    const holder = looksLikeAgentCredential(input.credential) ? await deps.states.holder(credentialHash) : undefined;
+    try {
+      if (!holder) throw unauthorized();
+      const response = await mintAgentToken(deps, {
+        tenantId: holder.tenantId,
+        agentId: holder.agentId,
+        task: input.task,
+        dpopJkt: input.dpopJkt,
+        via: 'credential',
+      });
+      await noteIfStale(holder);
+      return response;
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) await throttles.recordCredentialFailure(credentialHash);
+      throw error;
+    }
+  };
+}
+
+export type CredentialExchange = ReturnType<typeof createCredentialExchange>;
