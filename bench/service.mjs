@@ -10,9 +10,10 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Starts the service on PostgreSQL at `databaseUrl` in `schema` (created by the service on start, with its
- * migrations), or, without `databaseUrl`, on PGlite in `dataDir`. Returns `{ handle, base }`.
+ * migrations), or, without `databaseUrl`, on PGlite in `dataDir`, with `env` added to its environment. Returns
+ * `{ handle, base }`.
  */
-export async function startService({ databaseUrl, redisUrl, schema, dataDir, secretKey }) {
+export async function startService({ databaseUrl, redisUrl, schema, dataDir, secretKey, env: extraEnv = {} }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = {
@@ -30,6 +31,7 @@ export async function startService({ databaseUrl, redisUrl, schema, dataDir, sec
     // X-Forwarded-For value is the client.
     TRUST_PROXY: '1',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: dataDir }),
+    ...extraEnv,
   };
   if (redisUrl) env.REDIS_URL = redisUrl;
   const storage = databaseUrl ? `PostgreSQL schema ${schema}` : `PGlite in ${dataDir}`;
