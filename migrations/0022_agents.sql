@@ -95,7 +95,7 @@ CREATE TABLE "approval_requests" (
 	"created_at" timestamp with time zone NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	"decided_at" timestamp with time zone,
-	"decided_by_user_id" uuid,
+	"decided_by" text,
 	"reason" text,
 	"consumed_at" timestamp with time zone
 );

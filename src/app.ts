@@ -46,6 +46,7 @@ import {
 import {
   type AgentAdmin,
   type AgentStateCache,
+  agentsPersonalData,
   type CredentialExchange,
   createAgentAdmin,
   createAgentGovernance,
@@ -389,6 +390,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     // Closed first (closers run last-in first-out): work after an answer may still write, mail or count.
     closers.push(() => afterAnswer.drain());
     const agentStates = createAgentStateCache({ authState, transactions, clock });
+    personalData.add(agentsPersonalData({ clock }));
     const agents = {
       states: agentStates,
       exchange: createCredentialExchange({

@@ -6,6 +6,7 @@ import { agentAccessToken } from '../support/agent-tokens.js';
 import { delegate, registerAgent } from '../support/agents.js';
 import { request } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
+import { privacySteps } from '../support/privacy.js';
 import { startService, type TestService } from '../support/service.js';
 
 // Delegations (issue 20 item 3; ARCHITECTURE.md "Interfaces the specification leaves out", Agents; Part A 4.1
@@ -256,5 +257,42 @@ describe('what a delegation is worth to the agent', () => {
     expect((await revoke(owner.token, grant.delegation_id)).status).toBe(204);
     const after = await request(api('/members'), { token });
     expect(after.status).toBe(403);
+  });
+
+  it("a person's data export lists the agents they registered and their delegations; their erasure ends them", async () => {
+    const owner = await signUpOwner(svc.url, 'deleg-erasure');
+    const admin = await addMember(svc, owner, 'admin');
+    const agent = await registerAgent(svc, admin.token);
+    const grant = (await delegate(svc, admin.token, agent.agent_id, ['members:read'])).body;
+    const token = await agentAccessToken(svc, agent.credential);
+    expect((await request(api('/members'), { token })).status).toBe(200);
+
+    const exported = await request(api('/gdpr/my-data'), { token: admin.token });
+    expect(exported.status).toBe(200);
+    expect(exported.body.sections.agents).toMatchObject({
+      registered: [{ agent_id: agent.agent_id, status: 'active' }],
+      delegations: [{ delegation_id: grant.delegation_id, permissions: ['members:read'], revoked_at: null }],
+    });
+    expect(JSON.stringify(exported.body.sections.agents)).not.toContain(agent.credential);
+
+    const { file, admin: step } = privacySteps(() => svc);
+    const filed = (await file(admin.token, { request_type: 'erasure' })).body;
+    expect((await step(owner.token, filed.id, 'verify')).status).toBe(200);
+    const erased = await step(owner.token, filed.id, 'process');
+    expect(erased.status).toBe(200);
+    expect(erased.body.erased_sections).toContain('agents');
+
+    const [delegation] = await rows<{ revoked_reason: string | null }>(
+      db(),
+      sql`select revoked_reason from agent_delegations where id = ${grant.delegation_id}`,
+    );
+    expect(delegation?.revoked_reason).toBe('delegator erased');
+    const [row] = await rows<{ created_by_user_id: string | null; status: string }>(
+      db(),
+      sql`select created_by_user_id, status from agents where id = ${agent.agent_id}`,
+    );
+    expect(row).toEqual({ created_by_user_id: null, status: 'active' });
+    // The agent keeps nothing of the erased person's authority, on its next call.
+    expect((await request(api('/members'), { token })).status).toBe(403);
   });
 });

@@ -33,6 +33,7 @@ const EXEMPT_COLUMNS: Record<string, string> = {
   'tenant_setting_history.changed_by': 'actor reference in the append-only history of a setting',
   'retention_policies.updated_by': 'actor reference of the last change to a policy',
   'pricing_content.updated_by': 'operator who replaced the global pricing content (not tenant data)',
+  'approval_requests.decided_by': 'actor reference of the person who approved or denied a parked agent action',
   'early_access_requests.email': 'waitlist of the installation operator, outside organization-scoped rights',
   'early_access_requests.email_key': 'waitlist of the installation operator, outside organization-scoped rights',
   'early_access_requests.full_name': 'waitlist of the installation operator, outside organization-scoped rights',

@@ -149,3 +149,41 @@ export async function revokeDelegationsOfAgent(
     .returning({ id: agentDelegations.id });
   return ended.length;
 }
+
+/** Agents a person registered and every delegation they granted (live or ended), for their data export. */
+export async function agentsRegisteredBy(q: Queryable, tenantId: string, userId: string) {
+  return q
+    .select({ id: agents.id, name: agents.name, status: agents.status, createdAt: agents.createdAt })
+    .from(agents)
+    .where(and(eq(agents.tenantId, tenantId), eq(agents.createdByUserId, userId)))
+    .orderBy(desc(agents.createdAt));
+}
+
+export async function delegationsGrantedBy(q: Queryable, tenantId: string, userId: string) {
+  return q
+    .select()
+    .from(agentDelegations)
+    .where(and(eq(agentDelegations.tenantId, tenantId), eq(agentDelegations.delegatorUserId, userId)))
+    .orderBy(desc(agentDelegations.createdAt));
+}
+
+/**
+ * Erasure: the person's live delegations end (no agent keeps acting on the authority of someone erased) and
+ * the agents they registered no longer name them; the agents, which belong to the organization, stay.
+ */
+export async function forgetPerson(q: Queryable, tenantId: string, userId: string, now: Date): Promise<void> {
+  await q
+    .update(agentDelegations)
+    .set({ revokedAt: now, revokedReason: 'delegator erased' })
+    .where(
+      and(
+        eq(agentDelegations.tenantId, tenantId),
+        eq(agentDelegations.delegatorUserId, userId),
+        isNull(agentDelegations.revokedAt),
+      ),
+    );
+  await q
+    .update(agents)
+    .set({ createdByUserId: null })
+    .where(and(eq(agents.tenantId, tenantId), eq(agents.createdByUserId, userId)));
+}

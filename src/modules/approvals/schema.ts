@@ -30,7 +30,8 @@ export const approvalRequests = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
-    decidedByUserId: uuid('decided_by_user_id'),
+    /** The person who decided: an actor reference, like the audit log's. */
+    decidedBy: text('decided_by'),
     reason: text('reason'),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
   },

@@ -1,0 +1,38 @@
+import type { Clock } from '../../kernel/clock.js';
+import type { PersonalDataContributor } from '../../kernel/personal-data.js';
+import * as store from './admin-store.js';
+
+/**
+ * The agents a person registered and the delegations they granted (Part A 4.10). Export: summaries, never a
+ * credential. Erasure ends the person's live delegations and unlinks the agents they registered, which stay
+ * with the organization (the audit trail keeps who did what).
+ */
+export const agentsPersonalData = (deps: { clock: Clock }): PersonalDataContributor => ({
+  name: 'agents',
+  tables: ['agents', 'agent_delegations'],
+  async export(tx, tenantId, userId) {
+    const [registered, delegations] = await Promise.all([
+      store.agentsRegisteredBy(tx, tenantId, userId),
+      store.delegationsGrantedBy(tx, tenantId, userId),
+    ]);
+    return {
+      registered: registered.map((agent) => ({
+        agent_id: agent.id,
+        name: agent.name,
+        status: agent.status,
+        created_at: agent.createdAt.toISOString(),
+      })),
+      delegations: delegations.map((delegation) => ({
+        delegation_id: delegation.id,
+        agent_id: delegation.agentId,
+        permissions: delegation.permissions,
+        created_at: delegation.createdAt.toISOString(),
+        expires_at: delegation.expiresAt?.toISOString() ?? null,
+        revoked_at: delegation.revokedAt?.toISOString() ?? null,
+      })),
+    };
+  },
+  async erase(tx, tenantId, userId) {
+    await store.forgetPerson(tx, tenantId, userId, deps.clock.now());
+  },
+});
