@@ -54,6 +54,7 @@ import {
   createAgentTokenResolver,
   createCredentialExchange,
   createFederation,
+  delegationsEndWithAgent,
   type Federation,
   registerAgentAdminRoutes,
   registerAgentTokenRoutes,
@@ -354,6 +355,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     revocation.on('sessionsEnded', queueBackchannelLogouts);
     revocation.on('accountSessionsEnded', queueBackchannelLogoutsOfAccount);
     revocation.on('membershipEnded', queueBackchannelLogoutsOfMembership);
+    revocation.on('agentRetired', delegationsEndWithAgent(events));
     const earlyAccess = createEarlyAccessService({
       ...{ config, transactions, events, limiter, mailer, dns, clock, logger, afterAnswer },
     });
@@ -397,7 +399,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         ...{ accessTokens, transactions, events, clock, limiter, logger },
         states: agentStates,
       }),
-      admin: createAgentAdmin({ transactions, events, clock, limiter }),
+      admin: createAgentAdmin({ transactions, events, clock, limiter, revocation }),
       // The guard's checks for every agent principal (Part B 4.2): kill switch to rate limit.
       governance: createAgentGovernance({ config, transactions, events, clock, limiter }),
       federation: createFederation({

@@ -32,6 +32,7 @@ describe('revocation cascade', () => {
       sessionsEnded: ['first', 'second'],
       accountSessionsEnded: [],
       membershipEnded: ['member'],
+      agentRetired: [],
     });
   });
 

@@ -8,7 +8,7 @@ import type { Tx } from './db/index.js';
  * so the cascade knows no module and no module knows who reacts: `consequences()` lists them by name, and
  * docs/architecture.md "What happens when a session ends" shows the list.
  *
- * Part B adds causes here (an agent retired or killed) without touching the callers of the existing ones.
+ * Part B adds causes here without touching the callers of the existing ones: an agent retired is the first.
  */
 
 /** A session that has just ended. `clientId` is set for an OAuth grant session, `parentSessionId` for its parent. */
@@ -34,6 +34,16 @@ export interface RevocationCauses {
   accountSessionsEnded: { userId: string; previousEpoch: number; at: Date };
   /** A membership stopped being active (removed, suspended by SCIM): the person's sessions there are dead. */
   membershipEnded: { tenantId: string; userId: string; at: Date };
+  /**
+   * An AI agent was retired (Part B 2.1: permanent): its credential and held tokens are refused from now on by
+   * its status; what it was given (delegations, and later pending asks) ends with it.
+   */
+  agentRetired: {
+    tenantId: string;
+    agentId: string;
+    actor: { id: string; type: 'human' | 'agent' | 'service' | 'system' };
+    at: Date;
+  };
 }
 
 export type RevocationCause = keyof RevocationCauses;
@@ -54,6 +64,7 @@ export interface RevocationCascade {
   sessionsEnded(tx: Tx, change: RevocationCauses['sessionsEnded']): Promise<void>;
   accountSessionsEnded(tx: Tx, change: RevocationCauses['accountSessionsEnded']): Promise<void>;
   membershipEnded(tx: Tx, change: RevocationCauses['membershipEnded']): Promise<void>;
+  agentRetired(tx: Tx, change: RevocationCauses['agentRetired']): Promise<void>;
   /** The registered consequences of each cause, by function name, in the order they run. */
   consequences(): { [C in RevocationCause]: string[] };
 }
@@ -63,6 +74,7 @@ export function createRevocationCascade(): RevocationCascade {
     sessionsEnded: [],
     accountSessionsEnded: [],
     membershipEnded: [],
+    agentRetired: [],
   };
   async function run<C extends RevocationCause>(tx: Tx, cause: C, change: RevocationCauses[C]): Promise<void> {
     for (const consequence of registered[cause]) await consequence(tx, change, cascade);
@@ -77,10 +89,12 @@ export function createRevocationCascade(): RevocationCascade {
     },
     accountSessionsEnded: (tx, change) => run(tx, 'accountSessionsEnded', change),
     membershipEnded: (tx, change) => run(tx, 'membershipEnded', change),
+    agentRetired: (tx, change) => run(tx, 'agentRetired', change),
     consequences: () => ({
       sessionsEnded: registered.sessionsEnded.map((c) => c.name),
       accountSessionsEnded: registered.accountSessionsEnded.map((c) => c.name),
       membershipEnded: registered.membershipEnded.map((c) => c.name),
+      agentRetired: registered.agentRetired.map((c) => c.name),
     }),
   };
   return cascade;

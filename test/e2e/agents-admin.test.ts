@@ -271,10 +271,11 @@ describe('the lifecycle', () => {
     for (const action of ['agent.suspended', 'agent.resumed', 'agent.retired']) {
       expect(await eventsOf(owner.tenantId, action), action).toHaveLength(1);
     }
-    expect((await eventsOf(owner.tenantId, 'agent.retired'))[0]!.data).toMatchObject({
-      agent_id: id,
-      delegations_ended: 1,
-    });
+    expect((await eventsOf(owner.tenantId, 'agent.retired'))[0]!.data).toMatchObject({ agent_id: id });
+    // The revocation cascade ended the agent's delegation in the same transaction, and recorded it.
+    expect((await eventsOf(owner.tenantId, 'agent.delegation_revoked')).map((event) => event.data)).toEqual([
+      expect.objectContaining({ agent_id: id, permissions: ['members:read'], reason: 'agent retired' }),
+    ]);
   });
 
   it('rotates the credential: a new one once, a new hash, the epoch bumped, agent.credential_rotated', async () => {

@@ -5,6 +5,7 @@ import type { Events } from '../../kernel/events/index.js';
 import { conflict, decodeCursor, forbidden, notFound, pageOf, unprocessable } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import type { Limiter } from '../../kernel/limits/index.js';
+import type { RevocationCascade } from '../../kernel/revocation.js';
 import * as store from './admin-store.js';
 import { issueAgentCredential } from './credentials.js';
 import { createDelegations, delegationOfAgentView, knownAgentId } from './delegations.js';
@@ -57,8 +58,14 @@ type LifecycleVerb = keyof typeof LIFECYCLE;
 /** Agents that are not retired can be changed (retirement is final; the record stays for the audit trail). */
 const CHANGEABLE = ['active', 'suspended'] as const;
 
-export function createAgentAdmin(deps: { transactions: Transactions; events: Events; clock: Clock; limiter: Limiter }) {
-  const { transactions, events, clock, limiter } = deps;
+export function createAgentAdmin(deps: {
+  transactions: Transactions;
+  events: Events;
+  clock: Clock;
+  limiter: Limiter;
+  revocation: RevocationCascade;
+}) {
+  const { transactions, events, clock, limiter, revocation } = deps;
 
   const record = (tx: Tx, principal: Principal, action: string, data: Record<string, unknown>) =>
     events.emit(tx, { tenantId: principal.tenantId, actor: principal.actor, category: 'agent', action, data });
@@ -88,11 +95,16 @@ export function createAgentAdmin(deps: { transactions: Transactions; events: Eve
         },
       );
       if (!row) return refuseChange(tx, principal, id, verb);
-      const data: Record<string, unknown> = { agent_id: id, name: row.name };
+      await record(tx, principal, step.action, { agent_id: id, name: row.name });
+      // What else ends with a retired agent is the revocation cascade's list (src/app.ts).
       if (verb === 'retire') {
-        data.delegations_ended = await store.revokeDelegationsOfAgent(tx, principal.tenantId, id, now, 'agent retired');
+        await revocation.agentRetired(tx, {
+          tenantId: principal.tenantId,
+          agentId: id,
+          actor: principal.actor,
+          at: now,
+        });
       }
-      await record(tx, principal, step.action, data);
       return agentView(row);
     });
   }

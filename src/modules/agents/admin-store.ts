@@ -128,15 +128,15 @@ export async function revokeDelegationBy(
   return row;
 }
 
-/** Ends every delegation still open to an agent (its retirement); answers how many. */
+/** Ends every delegation still open to an agent (its retirement); answers the ended ones. */
 export async function revokeDelegationsOfAgent(
   q: Queryable,
   tenantId: string,
   agentId: string,
   now: Date,
   reason: string,
-): Promise<number> {
-  const ended = await q
+): Promise<Array<{ id: string; permissions: string[] }>> {
+  return q
     .update(agentDelegations)
     .set({ revokedAt: now, revokedReason: reason })
     .where(
@@ -146,8 +146,7 @@ export async function revokeDelegationsOfAgent(
         isNull(agentDelegations.revokedAt),
       ),
     )
-    .returning({ id: agentDelegations.id });
-  return ended.length;
+    .returning({ id: agentDelegations.id, permissions: agentDelegations.permissions });
 }
 
 /** Agents a person registered and every delegation they granted (live or ended), for their data export. */

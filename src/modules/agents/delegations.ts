@@ -5,6 +5,7 @@ import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
+import type { RevocationConsequence } from '../../kernel/revocation.js';
 import * as store from './admin-store.js';
 import type { DelegateInput } from './http-schemas.js';
 
@@ -127,5 +128,30 @@ export function createDelegations(deps: { transactions: Transactions; events: Ev
         });
       });
     },
+  };
+}
+
+/**
+ * The revocation cascade's consequence of a retirement (src/kernel/revocation.ts, wired in src/app.ts): the
+ * agent's delegations end with it, each recorded, so no person keeps listing a grant to an agent that can never
+ * act again.
+ */
+export function delegationsEndWithAgent(events: Events): RevocationConsequence<'agentRetired'> {
+  return async function endDelegationsOfRetiredAgent(tx, change) {
+    const ended = await store.revokeDelegationsOfAgent(tx, change.tenantId, change.agentId, change.at, 'agent retired');
+    for (const delegation of ended) {
+      await events.emit(tx, {
+        tenantId: change.tenantId,
+        actor: change.actor,
+        category: 'agent',
+        action: 'agent.delegation_revoked',
+        data: {
+          delegation_id: delegation.id,
+          agent_id: change.agentId,
+          permissions: delegation.permissions,
+          reason: 'agent retired',
+        },
+      });
+    }
   };
 }

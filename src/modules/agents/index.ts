@@ -4,6 +4,7 @@
 
 export { registerAgentAdminRoutes } from './admin-routes.js';
 export { type AgentAdmin, createAgentAdmin } from './admin-service.js';
+export { delegationsEndWithAgent } from './delegations.js';
 export { registerFederationRoutes } from './federation-routes.js';
 export { createFederation, type Federation } from './federation-service.js';
 export { createAgentGovernance } from './governance.js';

@@ -17,6 +17,7 @@ describe('the revocation cascade as wired (src/app.ts)', () => {
       sessionsEnded: ['endGrantSessionsMadeFromThem', 'queueBackchannelLogouts'],
       accountSessionsEnded: ['queueBackchannelLogoutsOfAccount'],
       membershipEnded: ['queueBackchannelLogoutsOfMembership'],
+      agentRetired: ['endDelegationsOfRetiredAgent'],
     });
   });
 
