@@ -10,6 +10,7 @@ import {
 import { Redis } from 'ioredis';
 import { calculateJwkThumbprint, decodeProtectedHeader, type JWK } from 'jose';
 import type { Clock } from '../clock.js';
+import { HttpError } from '../http/errors.js';
 
 /**
  * DPoP (RFC 9449) proof verification, shared by every endpoint that issues or accepts key-bound tokens:
@@ -44,6 +45,10 @@ const ALGORITHMS: Record<string, AlgorithmSpec> = {
   PS512: { kty: 'RSA', hash: 'sha512', pss: true },
 };
 export const DPOP_ALGORITHMS = Object.keys(ALGORITHMS);
+
+/** RFC 9449 section 7.1: a request refused for its DPoP binding says which scheme and why (people's and agents'). */
+export const dpopRefused = (detail: string, error = 'invalid_token') =>
+  new HttpError(401, detail, { 'WWW-Authenticate': `DPoP error="${error}", algs="ES256 EdDSA RS256 PS256"` });
 
 /** RSA proof keys: modulus of 2048 to 8192 bits, public exponent at most 2^32 - 1 (in practice 65537). */
 const RSA_MAX_BITS = 8192;

@@ -13,6 +13,7 @@ export {
   DpopError,
   type DpopProof,
   type DpopVerifier,
+  dpopRefused,
 } from './dpop.js';
 export {
   type Governance,

@@ -3,18 +3,15 @@ import {
   type CredentialResolver,
   DpopError,
   type DpopVerifier,
+  dpopRefused,
   type Principal,
 } from '../../kernel/auth/index.js';
-import { HttpError, unauthorized } from '../../kernel/http/index.js';
+import { unauthorized } from '../../kernel/http/index.js';
 import type { AgentState, AgentTask } from './model.js';
 import type { AgentStateCache } from './state-cache.js';
 import type { AgentAccessClaims } from './token-mint.js';
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
-
-/** RFC 9449 section 7.1: a refused DPoP request says which scheme and why (as for a person's token). */
-const dpopRefused = (detail: string, error = 'invalid_token') =>
-  new HttpError(401, detail, { 'WWW-Authenticate': `DPoP error="${error}", algs="ES256 EdDSA RS256 PS256"` });
 
 /** What an agent principal carries for governance (`principal.attributes`). */
 export interface AgentAttributes {

@@ -3,6 +3,7 @@ import {
   type CredentialResolver,
   DpopError,
   type DpopVerifier,
+  dpopRefused,
   type Population,
   type Principal,
 } from '../../kernel/auth/index.js';
@@ -15,10 +16,6 @@ import { sessionIsLive } from './sessions.js';
 import * as store from './store.js';
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
-
-/** RFC 9449 section 7.1: a refused DPoP request says which scheme and why. */
-const dpopRefused = (detail: string, error = 'invalid_token') =>
-  new HttpError(401, detail, { 'WWW-Authenticate': `DPoP error="${error}", algs="ES256 EdDSA RS256 PS256"` });
 
 /**
  * Resolves a person's access token: signature and expiry, then the live session, account epoch and
