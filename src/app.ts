@@ -61,6 +61,8 @@ import {
   registerFederationRoutes,
 } from './modules/agents/index.js';
 import { type ApiKeys, createApiKeys, registerApiKeyRoutes } from './modules/api-keys/index.js';
+import { registerApprovalRoutes, registerContentApprovalRoutes } from './modules/approvals/index.js';
+import { registerCommandRoutes } from './modules/command/index.js';
 import {
   createEarlyAccessService,
   type EarlyAccessService,
@@ -473,6 +475,18 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   }
 }
 
+/**
+ * Whether an organization is the platform operator's, for `platformOnly` routes. The platform-operator
+ * organization is created once and never changes, so its id is remembered once found.
+ */
+function platformOperatorCheck(deps: Deps): (tenantId: string) => Promise<boolean> {
+  let platformId: string | undefined;
+  return async (tenantId) => {
+    platformId ??= (await deps.transactions.system((tx) => deps.organizations.platformOperator(tx)))?.id;
+    return platformId === tenantId;
+  };
+}
+
 /** The HTTP application: kernel plugins first, then every module's routes. Listening is the caller's. */
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -521,6 +535,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     ],
     // Agent principals are judged by governance (Part B 4.2); without it the guard refuses them.
     governance: deps.agents.governance,
+    isPlatformOperator: platformOperatorCheck(deps),
   });
   registerObservability(app, { config, metrics: deps.metrics, readiness: deps.readiness });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
@@ -545,6 +560,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerAgentAdminRoutes(app, { agents: deps.agents.admin });
   registerAgentTokenRoutes(app, { exchange: deps.agents.exchange, dpop: deps.dpop });
   registerFederationRoutes(app, { federation: deps.agents.federation, dpop: deps.dpop });
+  const { transactions, events, clock } = deps;
+  registerApprovalRoutes(app, { config, transactions, events, clock });
+  registerContentApprovalRoutes(app, { config, transactions, events, clock });
+  registerCommandRoutes(app, {
+    ...{ config, transactions, events, clock },
+    platformOperator: (q) => deps.organizations.platformOperator(q),
+  });
   registerWebPages(app, deps);
   await app.ready();
   return app;

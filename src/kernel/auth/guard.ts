@@ -23,6 +23,8 @@ declare module 'fastify' {
     kinds?: readonly PrincipalKind[];
     /** The 403 detail for a kind the route does not admit, when the route has its own reason to give. */
     kindRefusal?: string;
+    /** Only principals of the platform-operator organization pass (in addition to `permission`); others 403. */
+    platformOnly?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -107,7 +109,13 @@ export function readCredential(request: FastifyRequest): PresentedCredential | n
  */
 export function registerGuard(
   app: FastifyInstance,
-  deps: { config: Config; resolvers: CredentialResolver[]; governance?: Governance },
+  deps: {
+    config: Config;
+    resolvers: CredentialResolver[];
+    governance?: Governance;
+    /** Whether an organization is the platform operator's, for `platformOnly` routes. */
+    isPlatformOperator?: (tenantId: string) => Promise<boolean>;
+  },
 ) {
   app.decorateRequest('principal', null);
 
@@ -159,6 +167,9 @@ export function registerGuard(
       throw forbidden(
         'Organization is awaiting approval: its owner must confirm their email and approve the pending sign-up; members, OAuth clients, webhooks and API keys open then',
       );
+    }
+    if (config.platformOnly && !(await deps.isPlatformOperator?.(principal.tenantId))) {
+      throw forbidden('Only members of the platform-operator organization may call this route');
     }
     if (principal.kind === 'agent') {
       if (!deps.governance) throw forbidden('AI agents are not served here: agent governance is not configured');

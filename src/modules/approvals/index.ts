@@ -98,3 +98,7 @@ export async function parkAction(
   });
   return { outcome: 'pending', approvalRequestId: id, created: true };
 }
+
+export { registerContentApprovalRoutes } from './content-routes.js';
+export type { ApprovalsDeps } from './deps.js';
+export { registerApprovalRoutes } from './routes.js';

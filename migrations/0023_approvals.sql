@@ -1,0 +1,2 @@
+-- 0023_approvals: filled in by its issue
+SELECT 1;

@@ -1,0 +1,2 @@
+-- 0024_content_approvals: filled in by its issue
+SELECT 1;

@@ -1,0 +1,20 @@
+// The Command Center module (Part B 1.6, 2.7, 4.8): the security read plane over the kernel's events, audit chain
+// and detections. Events and the live stream (events-*), the audit chain (audit-*), detections and findings
+// (detections-*), incidents (incidents-*) and compliance evidence (compliance-*).
+import type { FastifyInstance } from 'fastify';
+import { registerAuditRoutes } from './audit-routes.js';
+import { registerComplianceRoutes } from './compliance-routes.js';
+import type { CommandDeps } from './deps.js';
+import { registerDetectionsRoutes } from './detections-routes.js';
+import { registerEventsRoutes } from './events-routes.js';
+import { registerIncidentsRoutes } from './incidents-routes.js';
+
+export type { CommandDeps } from './deps.js';
+
+export function registerCommandRoutes(app: FastifyInstance, deps: CommandDeps): void {
+  registerEventsRoutes(app, deps);
+  registerAuditRoutes(app, deps);
+  registerDetectionsRoutes(app, deps);
+  registerIncidentsRoutes(app, deps);
+  registerComplianceRoutes(app, deps);
+}
