@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
@@ -23,7 +22,13 @@ import { type Clock, systemClock } from './kernel/clock.js';
 import { createKeyring, type Keyring, randomSecret } from './kernel/crypto/index.js';
 import { createTransactions, type Database, migrate, openDatabase, type Transactions } from './kernel/db/index.js';
 import { createEvents, createLiveStream, type Events, initAuditChain } from './kernel/events/index.js';
-import { BODY_LIMIT_BYTES, registerHttpKernel, schemaController, trustProxyOf } from './kernel/http/index.js';
+import {
+  BODY_LIMIT_BYTES,
+  registerHttpKernel,
+  registerSecurityHeaders,
+  schemaController,
+  trustProxyOf,
+} from './kernel/http/index.js';
 import { newId } from './kernel/ids.js';
 import { createLimiter, type Limiter } from './kernel/limits/index.js';
 import { createMailer, type Mailer } from './kernel/mail/index.js';
@@ -54,6 +59,7 @@ import {
   createAgentTokenResolver,
   createCredentialExchange,
   createFederation,
+  createPlainMintRecords,
   delegationsEndWithAgent,
   type Federation,
   registerAgentAdminRoutes,
@@ -395,10 +401,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     closers.push(() => afterAnswer.drain());
     const agentStates = createAgentStateCache({ authState, transactions, clock });
     personalData.add(agentsPersonalData({ clock }));
+    const plainMintRecords = createPlainMintRecords({ limiter, clock });
     const agents = {
       states: agentStates,
       exchange: createCredentialExchange({
-        ...{ accessTokens, transactions, events, clock, limiter, logger },
+        ...{ accessTokens, transactions, events, clock, limiter, logger, plainMintRecords },
         states: agentStates,
       }),
       admin: createAgentAdmin({ transactions, events, clock, limiter, revocation }),
@@ -406,7 +413,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       governance: createAgentGovernance({ config, transactions, events, clock, limiter }),
       federation: createFederation({
         ...{ config, accessTokens, transactions, events, clock, limiter, egress, dpop, afterAnswer, logger },
-        states: agentStates,
+        ...{ plainMintRecords, states: agentStates },
       }),
     };
     const social = createSocial({
@@ -501,7 +508,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     schemaController,
   });
   registerHttpKernel(app);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     hsts: config.baseUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });

@@ -129,6 +129,8 @@ export function createLimiter(options: LimiterOptions = {}): Limiter {
   const client = options.redisUrl
     ? new Redis(options.redisUrl, {
         lazyConnect: true,
+        // Budgets checked together (a mint's address and credential brake) share one write to the store.
+        enableAutoPipelining: true,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
         connectTimeout: STORE_TIMEOUT_MS,

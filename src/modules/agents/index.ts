@@ -17,6 +17,7 @@ export {
   type AgentTokenDeps,
   type CredentialExchange,
   createCredentialExchange,
+  createPlainMintRecords,
   mintAgentToken,
 } from './token-mint.js';
 export { AgentTokenAnswer, registerAgentTokenRoutes } from './token-routes.js';

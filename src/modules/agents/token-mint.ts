@@ -37,14 +37,39 @@ export interface AgentTokenDeps {
   clock: Clock;
   limiter: Limiter;
   states: AgentStateCache;
+  plainMintRecords: PlainMintRecords;
 }
 
 /**
- * `agent.token_minted` of a plain token is written once per agent, path and clock hour (like client_credentials
+ * `agent.token_minted` of a plain token is written once per agent, path and hour (like client_credentials
  * issuance): minting changes nothing in the service and a busy agent mints often. A task token's event is
  * always written, with its task row.
  */
 const PLAIN_MINT_RECORDED: LimitPolicy = { name: 'agent-mint-recorded', points: 1, durationSeconds: 3600 };
+/** Agents whose hour this node remembers; past it the memory starts again (each agent then asks once more). */
+const REMEMBERED_AGENTS = 10_000;
+
+/**
+ * Whether a plain mint is due its `agent.token_minted` event. The hour is shared across nodes (the limiter's
+ * store); each node remembers until when the current hour runs, so a busy agent's mints ask the store once an
+ * hour instead of once each.
+ */
+export function createPlainMintRecords(deps: { limiter: Limiter; clock: Clock }) {
+  const quietUntil = new Map<string, number>();
+  return {
+    async due(key: string): Promise<boolean> {
+      const now = deps.clock.now().getTime();
+      if ((quietUntil.get(key) ?? 0) > now) return false;
+      const decision = await deps.limiter.consume(PLAIN_MINT_RECORDED, key);
+      if (decision.unavailable) return true;
+      if (quietUntil.size >= REMEMBERED_AGENTS) quietUntil.clear();
+      quietUntil.set(key, now + decision.resetSeconds * 1000);
+      return decision.allowed;
+    },
+  };
+}
+
+export type PlainMintRecords = ReturnType<typeof createPlainMintRecords>;
 
 /**
  * Issues an agent access token (Part B 4.1) for an agent whose credential or attestation has verified: the one
@@ -89,7 +114,7 @@ export async function mintAgentToken(
       });
       await events.emit(tx, mintedEvent(state.tenantId, actor, input.via, tokenType, recorded));
     });
-  } else if ((await deps.limiter.consume(PLAIN_MINT_RECORDED, `${state.agentId}|${input.via}`)).allowed) {
+  } else if (await deps.plainMintRecords.due(`${state.agentId}|${input.via}`)) {
     await transactions.tenant(state.tenantId, (tx) =>
       events.emit(tx, mintedEvent(state.tenantId, actor, input.via, tokenType, undefined)),
     );
@@ -151,10 +176,15 @@ export function createCredentialExchange(deps: AgentTokenDeps & { logger: { warn
     dpopJkt?: string | undefined;
     ip: string;
   }): Promise<AgentTokenResponse> {
-    await throttles.admitAddress(input.ip);
-    // Malformed ones too: every presented string has its own brake, so all refusals look alike.
+    // Malformed ones too: every presented string has its own brake, so all refusals look alike. The address's
+    // budget is spent whatever the brake says; both go to the store together (one round trip, pipelined).
     const credentialHash = hashAgentCredential(input.credential);
-    await throttles.checkCredentialBrake(credentialHash);
+    const [address, brake] = await Promise.allSettled([
+      throttles.admitAddress(input.ip),
+      throttles.checkCredentialBrake(credentialHash),
+    ]);
+    if (address.status === 'rejected') throw address.reason;
+    if (brake.status === 'rejected') throw brake.reason;
     const holder = looksLikeAgentCredential(input.credential) ? await deps.states.holder(credentialHash) : undefined;
     try {
       if (!holder) throw unauthorized();
