@@ -507,11 +507,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     schemaController,
   });
-  registerHttpKernel(app);
+  // First, so every answer carries them, the not-found handler's (unknown paths, dormant surfaces) too.
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     hsts: config.baseUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  registerHttpKernel(app);
   await app.register(cookie);
   await app.register(formbody);
   await app.register(swagger, {

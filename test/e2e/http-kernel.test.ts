@@ -96,6 +96,11 @@ describe('request edge', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const echoed = await request(api('/authz/catalog'), { headers: { 'x-request-id': 'trace-12345678' } });
     expect(echoed.headers.get('x-request-id')).toBe('trace-12345678');
+    // An unknown path too: a dormant surface's 404 must look exactly like it, headers included.
+    const unknown = await request(api('/no/such/thing'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(unknown.headers.get('content-security-policy')).toBe(res.headers.get('content-security-policy'));
   });
 });
 

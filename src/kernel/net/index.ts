@@ -9,4 +9,5 @@ export {
   type EgressRequestOptions,
   type EgressResponse,
 } from './egress.js';
+export { fetchJsonDocument, JSON_DOCUMENT_BYTES, type JsonDocument } from './json-document.js';
 export { assertOutboundUrl } from './outbound-url.js';

@@ -10,12 +10,10 @@ import {
 } from 'jose';
 import type { Clock } from '../../kernel/clock.js';
 import { HttpError, unprocessable } from '../../kernel/http/index.js';
-import { assertOutboundUrl, type Egress, EgressError, type EgressResponse } from '../../kernel/net/index.js';
+import { assertOutboundUrl, type Egress, fetchJsonDocument } from '../../kernel/net/index.js';
 
 /** Attestations are signed with RS256 or ES256, nothing else (Part B 2.2). */
 export const ATTESTATION_ALGORITHMS = ['RS256', 'ES256'];
-const TIMEOUT_MS = 5_000;
-const DOCUMENT_BYTES = 256 * 1024;
 /** A key set is used this long before it is fetched again. */
 const KEYS_TTL_MS = 10 * 60_000;
 /**
@@ -26,16 +24,6 @@ export const KEYS_REFETCH_FLOOR_MS = 60_000;
 
 type KeySet = ReturnType<typeof createLocalJWKSet>;
 
-function jsonObject(response: EgressResponse): Record<string, unknown> | undefined {
-  if (response.status !== 200 || response.truncated) return undefined;
-  try {
-    const value = JSON.parse(response.body.toString('utf8'));
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Registration without `jwks_uri`: the issuer's discovery document (`<issuer>/.well-known/openid-configuration`),
  * fetched through the egress client, must name this issuer exactly and a `jwks_uri` that passes the outbound
@@ -43,21 +31,9 @@ function jsonObject(response: EgressResponse): Record<string, unknown> | undefin
  */
 export async function discoverJwksUri(egress: Egress, issuer: string): Promise<string> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-  let response: EgressResponse;
-  try {
-    response = await egress.request(url, {
-      headers: { accept: 'application/json' },
-      timeoutMs: TIMEOUT_MS,
-      maxBodyBytes: DOCUMENT_BYTES,
-    });
-  } catch (error) {
-    if (error instanceof EgressError) {
-      throw unprocessable(`issuer: discovery document ${url} unreachable (${error.code}: ${error.reason})`);
-    }
-    throw error;
-  }
-  const document = jsonObject(response);
-  if (!document) throw unprocessable(`issuer: discovery document ${url} answered HTTP ${response.status}, not JSON`);
+  const fetched = await fetchJsonDocument(egress, url, 'discovery document');
+  if ('problem' in fetched) throw unprocessable(`issuer: ${fetched.problem}`);
+  const { document } = fetched;
   if (document.issuer !== issuer) {
     throw unprocessable(`issuer: the discovery document names another issuer; give jwks_uri or the exact issuer`);
   }
@@ -72,19 +48,9 @@ export async function discoverJwksUri(egress: Egress, issuer: string): Promise<s
 
 /** Fetches a JWK Set; undefined when the answer is not one. */
 async function fetchKeys(egress: Egress, jwksUri: string): Promise<KeySet | undefined> {
-  let response: EgressResponse;
-  try {
-    response = await egress.request(jwksUri, {
-      headers: { accept: 'application/json' },
-      timeoutMs: TIMEOUT_MS,
-      maxBodyBytes: DOCUMENT_BYTES,
-    });
-  } catch (error) {
-    if (error instanceof EgressError) return undefined;
-    throw error;
-  }
-  const body = jsonObject(response);
-  if (!body || !Array.isArray(body.keys)) return undefined;
+  const fetched = await fetchJsonDocument(egress, jwksUri, 'key set');
+  if ('problem' in fetched || !Array.isArray(fetched.document.keys)) return undefined;
+  const body = fetched.document as { keys: Array<Record<string, unknown> | null> };
   // Only public signature keys of the two accepted types are kept; anything else in the set is ignored.
   const keys = body.keys.filter(
     (key): key is Record<string, unknown> =>

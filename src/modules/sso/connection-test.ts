@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../kernel/auth/index.js';
 import { HttpError } from '../../kernel/http/index.js';
 import { type LimitPolicy, throttled } from '../../kernel/limits/index.js';
-import { assertOutboundUrl, type Egress, EgressError, type EgressResponse } from '../../kernel/net/index.js';
+import {
+  assertOutboundUrl,
+  type Egress,
+  EgressError,
+  type EgressResponse,
+  fetchJsonDocument,
+} from '../../kernel/net/index.js';
 import { assertPlanAllowsSso, configured, emitAdmin, type SsoDeps } from './common.js';
 import type { OidcConfigService } from './oidc-config.js';
 import * as store from './store.js';
@@ -40,8 +46,6 @@ export const CONNECTION_TESTS_PER_ORGANIZATION: LimitPolicy = {
 };
 
 const TIMEOUT_MS = 5_000;
-/** Provider metadata and key sets of real identity providers are a few KiB; this bounds a hostile answer. */
-const DOCUMENT_BYTES = 256 * 1024;
 const TOKEN_ANSWER_BYTES = 16 * 1024;
 
 /** Text from the identity provider shown to the admin: printable ASCII only, bounded. */
@@ -52,15 +56,6 @@ const printable = (value: unknown, max = 200) =>
 function unreachable(what: string, url: string, error: unknown): string {
   if (error instanceof EgressError) return `${what} ${url} could not be fetched: ${error.code} (${error.reason})`;
   throw error;
-}
-
-function statusProblem(what: string, url: string, response: EgressResponse): string | undefined {
-  if (response.status >= 300 && response.status < 400) {
-    return `${what} ${url} answered ${response.status} (a redirect): redirects are not followed, configure the final URL`;
-  }
-  if (response.status !== 200) return `${what} ${url} answered HTTP ${response.status}, expected 200`;
-  if (response.truncated) return `${what} ${url} is larger than ${DOCUMENT_BYTES / 1024} KiB`;
-  return undefined;
 }
 
 function json(body: Buffer): Record<string, unknown> | undefined {
@@ -92,20 +87,9 @@ function endpointProblem(field: string, value: unknown): string | undefined {
 export async function discover(egress: Egress, issuer: string): Promise<{ check: Check; metadata?: Discovery }> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   const fail = (detail: string) => ({ check: { name: 'discovery' as const, ok: false, detail } });
-  let response: EgressResponse;
-  try {
-    response = await egress.request(url, {
-      headers: { accept: 'application/json' },
-      timeoutMs: TIMEOUT_MS,
-      maxBodyBytes: DOCUMENT_BYTES,
-    });
-  } catch (error) {
-    return fail(unreachable('discovery document', url, error));
-  }
-  const problem = statusProblem('discovery document', url, response);
-  if (problem) return fail(problem);
-  const metadata = json(response.body);
-  if (!metadata) return fail(`discovery document ${url} is not a JSON object`);
+  const fetched = await fetchJsonDocument(egress, url, 'discovery document');
+  if ('problem' in fetched) return fail(fetched.problem);
+  const metadata = fetched.document;
   if (metadata.issuer !== issuer) {
     return fail(
       `the discovery document names issuer "${printable(metadata.issuer) ?? ''}", not the configured "${issuer}" ` +
@@ -125,19 +109,9 @@ export async function discover(egress: Egress, issuer: string): Promise<{ check:
 /** The signing keys of ID tokens (RFC 7517 JWK Set): reachable and not empty. */
 async function fetchKeys(egress: Egress, jwksUri: string): Promise<Check> {
   const fail = (detail: string): Check => ({ name: 'jwks', ok: false, detail });
-  let response: EgressResponse;
-  try {
-    response = await egress.request(jwksUri, {
-      headers: { accept: 'application/json' },
-      timeoutMs: TIMEOUT_MS,
-      maxBodyBytes: DOCUMENT_BYTES,
-    });
-  } catch (error) {
-    return fail(unreachable('key set', jwksUri, error));
-  }
-  const problem = statusProblem('key set', jwksUri, response);
-  if (problem) return fail(problem);
-  const keys = json(response.body)?.keys;
+  const fetched = await fetchJsonDocument(egress, jwksUri, 'key set');
+  if ('problem' in fetched) return fail(fetched.problem);
+  const keys = fetched.document.keys;
   if (!Array.isArray(keys)) return fail(`key set ${jwksUri} is not a JWK Set (no "keys" array)`);
   const usable = keys.filter((key) => key && typeof key === 'object' && typeof key.kty === 'string');
   if (usable.length === 0) return fail(`key set ${jwksUri} holds no keys`);
