@@ -9,6 +9,8 @@
 //    SVC_ENV=test, which changes nothing else but the default log level). No target; the figure is reported.
 // 3. An agent-authenticated read against the same read by a person's bearer token, in alternating pairs
 //    (`GET /tenants/webhooks/events`, `tenant:manage`, no database read): target at least 80 %.
+// 4. The federated exchange's refusals timed against each other (unknown organization, unknown issuer, bad
+//    signature, wrong audience, no binding, replayed jti): the median of each, and their spread (max / min).
 // Mints are spread over ORGANIZATIONS organizations (each one's issuance allowance is 6,000 per 5 minutes) and
 // each connection has its own address (X-Forwarded-For, one trusted hop), as many agents and hosts would; the
 // organizations move to the enterprise plan so the per-agent request budget does not cut the reads short.
@@ -201,6 +203,76 @@ async function exchangeLoad(base, queue, workers, seconds) {
   return { exchanges: done, failed, ran_out: ranOut, seconds: round(elapsed, 2), per_s: round(done / elapsed, 1) };
 }
 
+/**
+ * The refusal paths of the federated exchange, timed against each other (Part B 4.1, 7: one identical 401 in body,
+ * headers and timing). Requests go one at a time, the cases interleaved round by round so the machine's drift falls
+ * on all alike; each organization takes REFUSAL_ROUNDS rounds, inside its failure brakes (30 per issuer).
+ */
+const REFUSAL_ROUNDS = 6;
+async function refusalTiming(base, orgs, privateKey) {
+  const { privateKey: strangerKey } = await generateKeyPair('ES256');
+  const now = Math.floor(Date.now() / 1000);
+  const attestation = (org, { key = privateKey, iss = org.issuer, aud = base, sub = 'bench-workload', jti } = {}) =>
+    new SignJWT({ sub, jti: jti ?? randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid: 'bench' })
+      .setIssuer(iss)
+      .setAudience(aud)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 1800)
+      .sign(key);
+  const cases = {
+    unknown_organization: async (org) => ({ tenant: `no-such-${randomUUID()}`, subject_token: await attestation(org) }),
+    unknown_issuer: async (org) => ({
+      tenant: org.slug,
+      subject_token: await attestation(org, { iss: `${org.issuer}-x` }),
+    }),
+    bad_signature: async (org) => ({ tenant: org.slug, subject_token: await attestation(org, { key: strangerKey }) }),
+    wrong_audience: async (org) => ({
+      tenant: org.slug,
+      subject_token: await attestation(org, { aud: 'https://elsewhere.example' }),
+    }),
+    no_binding: async (org) => ({ tenant: org.slug, subject_token: await attestation(org, { sub: 'someone-else' }) }),
+    replayed_jti: async (org) => ({ tenant: org.slug, subject_token: org.spent }),
+  };
+  for (const org of orgs) {
+    org.spent = await attestation(org);
+    await ok(
+      await postJson(`${base}/api/v1/agents/token/federated`, { tenant: org.slug, subject_token: org.spent }),
+      'exchange',
+    );
+  }
+  const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  let unexpected = 0;
+  const bodies = new Set();
+  for (let r = 0; r < REFUSAL_ROUNDS; r++) {
+    for (const [o, org] of orgs.entries()) {
+      for (const [name, make] of Object.entries(cases)) {
+        const body = await make(org);
+        const started = performance.now();
+        const answer = await postJson(`${base}/api/v1/agents/token/federated`, body, {
+          'x-forwarded-for': address(3000 + o),
+        });
+        samples[name].push(performance.now() - started);
+        if (answer.status !== 401) unexpected++;
+        bodies.add(answer.text);
+      }
+    }
+  }
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
+  const medians = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, round(median(values), 2)]));
+  const values = Object.values(medians);
+  return {
+    samples_per_case: REFUSAL_ROUNDS * orgs.length,
+    median_ms: medians,
+    spread: round(Math.max(...values) / Math.min(...values), 3),
+    distinct_bodies: bodies.size,
+    non_401: unexpected,
+  };
+}
+
 async function main() {
   const issuer = await startIssuer();
   let service = await startRunService(issuer.port);
@@ -250,6 +322,8 @@ async function main() {
   if (settings.warmup > 0) await exchangeLoad(base, queue, settings.exchangeWorkers, settings.warmup);
   log(`federated exchanges: ${settings.exchangeWorkers} workers for ${settings.duration} s`);
   const exchanges = await withCpu(pid, () => exchangeLoad(base, queue, settings.exchangeWorkers, settings.duration));
+  log(`federated exchange refusals: ${REFUSAL_ROUNDS} rounds per organization, one request at a time`);
+  const refusals = await refusalTiming(base, orgs, issuer.privateKey);
   await stopChild(service.handle);
 
   const mintRatio = ceiling.per_s > 0 ? round(mints.rps / ceiling.per_s, 3) : null;
@@ -287,11 +361,13 @@ async function main() {
       meets_target: readRatio >= READ_TARGET && readsClean,
     },
     federated_exchange: { ...exchanges, workers: settings.exchangeWorkers, alg: 'ES256' },
+    federated_refusals: refusals,
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   log(
     `agent mint / RS256 sign on all cores: ${mintRatio} (target ${MINT_TARGET}); agent read / bearer: ` +
-      `${readRatio} (target ${READ_TARGET}); federated exchanges: ${exchanges.per_s}/s`,
+      `${readRatio} (target ${READ_TARGET}); federated exchanges: ${exchanges.per_s}/s; refusal medians spread ` +
+      `${refusals.spread} (${refusals.distinct_bodies} distinct bodies)`,
   );
   if (process.env.BENCH_STRICT === '1' && !(report.agent_token_mint.meets_target && report.agent_read.meets_target)) {
     process.exitCode = 1;
