@@ -347,7 +347,7 @@ describe('task tokens', () => {
     expect(refusals.map((r) => r.reason)).toEqual(['task_scope', 'task_scope', 'authority']);
     expect(refusals[0]!.data).toMatchObject({ task_id: task.taskId, permission: 'tenant:manage' });
     expect(await detectionsOf(owner.tenantId, 'agent-task-scope-exceeded')).toEqual([
-      expect.objectContaining({ group_key: `task:${task.taskId}:tenant:manage`, count: 2 }),
+      expect.objectContaining({ group_key: `agent:${agent.agentId}:task:${task.taskId}:tenant:manage`, count: 2 }),
     ]);
 
     // Refused requests spent nothing: the whole budget of 3 is still there, then it is spent.

@@ -272,6 +272,20 @@ describe('task tokens', () => {
     expect(exceeding.body.detail).toMatch(/exceed/);
     expect(exceeding.body.detail).toContain('tenant:manage');
     expect(exceeding.body.detail).toContain('command:operate');
+
+    // Each refused request is recorded, and raises the agent's task-scope detection once (counted after).
+    const refused = (await eventsOf(org.tenantId, 'agent.task_token_refused')).filter(
+      (e) => e.actor_id === narrow.agent_id,
+    );
+    expect(refused).toHaveLength(2);
+    expect(refused[1]).toMatchObject({ actor_type: 'agent', data: { task: 'Run the organization' } });
+    const [detection] = await rows<{ group_key: string; count: number; severity: string }>(
+      svc.deps.database.db,
+      sql`select group_key, count, severity from detections
+          where tenant_id = ${org.tenantId} and rule_id = 'agent-task-scope-exceeded'
+            and group_key = ${`agent:${narrow.agent_id}:task-request`}`,
+    );
+    expect(detection).toMatchObject({ count: 2, severity: 'high' });
   });
 
   it('refuses permissions that name nothing known with 403 naming them', async () => {

@@ -257,6 +257,11 @@ export const EVENT_TYPES: readonly EventType[] = [
   },
   // Agent governance (issue 20): refusals with their reason code, and parked actions.
   {
+    name: 'agent.task_token_refused',
+    description: 'An agent asked for a task token beyond its authority, or naming nothing known (403, no token)',
+    webhook: false,
+  },
+  {
     name: 'agent.action_refused',
     description: "Governance refused an agent's action (the reason code is recorded: kill switch, scope, budget…)",
     webhook: false,

@@ -341,7 +341,7 @@ export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
         await events.detect(tx, {
           tenantId: agent.tenantId,
           ruleId: TASK_SCOPE_DETECTION,
-          groupKey: `task:${task.id}:${permission}`,
+          groupKey: `agent:${agent.agentId}:task:${task.id}:${permission}`,
           severity: 'high',
           data: { agent_id: agent.agentId, task_id: task.id, permission },
         });

@@ -56,7 +56,7 @@ async function recordChange(
   await deps.events.detect(tx, {
     tenantId: change.tenantId,
     ruleId: KILL_SWITCH_DETECTION,
-    groupKey: `event:${event.id}`,
+    groupKey: `agent:${change.agentId}:event:${event.id}`,
     severity: 'critical',
     data,
   });

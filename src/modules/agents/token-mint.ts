@@ -6,6 +6,7 @@ import { forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
 import { hashAgentCredential, looksLikeAgentCredential } from './credentials.js';
+import { TASK_SCOPE_DETECTION } from './governance.js';
 import { createMintThrottles } from './mint-throttles.js';
 import { AGENT_TOKEN_TTL_SECONDS, type AgentTask, type AgentTokenResponse } from './model.js';
 import { createStaleCredentialCheck } from './stale-credentials.js';
@@ -96,7 +97,7 @@ export async function mintAgentToken(
   const tokenType = input.dpopJkt ? 'DPoP' : 'Bearer';
   let task: AgentTask | undefined;
   if (input.task) {
-    const permissions = taskScope(input.task, state.authority);
+    const permissions = await scopeOrRecordRefusal(deps, state, input.task);
     task = { id: newId(), task: input.task.task, permissions, budget: input.task.budget };
     const recorded = task;
     const now = clock.now();
@@ -137,6 +138,42 @@ export async function mintAgentToken(
     agent_id: state.agentId,
     ...(task ? { task: { ...task, permissions: [...task.permissions] } } : {}),
   };
+}
+
+/**
+ * The task block's concrete codes; a scope beyond the agent's authority (or naming nothing known) is its 403, and
+ * is recorded: an event, and the task-scope detection of the agent (Part B 6.3, "out-of-scope task-token request").
+ */
+async function scopeOrRecordRefusal(
+  deps: AgentTokenDeps,
+  state: { tenantId: string; agentId: string; authority: ReadonlySet<string> },
+  task: TaskRequest,
+): Promise<string[]> {
+  try {
+    return taskScope(task, state.authority);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 403) throw error;
+    const data = { agent_id: state.agentId, task: task.task, permissions: task.permissions, detail: error.detail };
+    await deps.transactions.tenant(state.tenantId, async (tx) => {
+      await deps.events.emit(tx, {
+        tenantId: state.tenantId,
+        actor: { id: state.agentId, type: 'agent' },
+        category: 'agent',
+        action: 'agent.task_token_refused',
+        severity: 'warn',
+        outcome: 'denied',
+        data,
+      });
+      await deps.events.detect(tx, {
+        tenantId: state.tenantId,
+        ruleId: TASK_SCOPE_DETECTION,
+        groupKey: `agent:${state.agentId}:task-request`,
+        severity: 'high',
+        data,
+      });
+    });
+    throw error;
+  }
 }
 
 function mintedEvent(
