@@ -1,5 +1,6 @@
 // Which organizations a Command Center caller may read: the one rule, used by every Command Center read.
 import type { Principal } from '../../kernel/auth/principal.js';
+import type { Tx } from '../../kernel/db/index.js';
 import { forbidden } from '../../kernel/http/errors.js';
 import type { CommandDeps } from './deps.js';
 
@@ -43,4 +44,13 @@ export async function readScope(
     throw forbidden('Only the platform operator reads another organization');
   }
   return { tenantId: principal.tenantId, platformOperator };
+}
+
+/**
+ * Runs a read within a scope: a tenant transaction for one organization (row-level security backs the query's own
+ * `tenant_id` filter), a system transaction for every organization (the platform operator's explicit cross-tenant
+ * read, ARCHITECTURE.md).
+ */
+export function readWithin<T>(deps: CommandDeps, scope: ReadScope, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return scope.tenantId === null ? deps.transactions.system(work) : deps.transactions.tenant(scope.tenantId, work);
 }
