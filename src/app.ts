@@ -61,7 +61,11 @@ import {
   registerFederationRoutes,
 } from './modules/agents/index.js';
 import { type ApiKeys, createApiKeys, registerApiKeyRoutes } from './modules/api-keys/index.js';
-import { registerApprovalRoutes, registerContentApprovalRoutes } from './modules/approvals/index.js';
+import {
+  approvalsPersonalData,
+  registerApprovalRoutes,
+  registerContentApprovalRoutes,
+} from './modules/approvals/index.js';
 import { registerCommandRoutes } from './modules/command/index.js';
 import {
   createEarlyAccessService,
@@ -366,6 +370,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
     });
     personalData.add(membershipPersonalData(organizations));
+    personalData.add(approvalsPersonalData);
     const pricing = createPricingService({ transactions, organizations, clock });
     const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });
     const scim = createScim({

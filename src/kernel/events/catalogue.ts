@@ -271,6 +271,18 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'An approved agent action was retried and the approval spent',
     webhook: false,
   },
+  // The approval queue (issue 21): each person's decision, audited with the approver, reason and bound hash.
+  {
+    name: 'approval.approved',
+    description: 'An approval request was approved (its last required approval, or an owner breaking glass)',
+    webhook: false,
+  },
+  { name: 'approval.denied', description: 'An approval request was denied', webhook: false },
+  {
+    name: 'approval.approval_recorded',
+    description: "A person approved an approval request that still needs another person's approval",
+    webhook: false,
+  },
 ];
 
 const BY_NAME = new Map(EVENT_TYPES.map((type) => [type.name, type]));
