@@ -283,7 +283,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     closers.push(() => readiness.close());
     closers.push(() => keyring.close());
     const accessTokens = createAccessTokens({ keyring, clock, ttlSeconds: config.accessTokenTtlSeconds });
-    const live = createLiveStream({ redisUrl: config.redisUrl, channel: `svc:${config.databaseSchema}:events` });
+    const live = createLiveStream({
+      ...{ redisUrl: config.redisUrl, database },
+      channel: `svc:${config.databaseSchema}:events`,
+    });
     closers.push(() => live.close());
     const events = createEvents({ transactions, clock, live });
     const limiter = createLimiter({ redisUrl: config.redisUrl, keyPrefix: options.limiterPrefix ?? 'svc', logger });
