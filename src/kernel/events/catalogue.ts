@@ -271,6 +271,27 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'An approved agent action was retried and the approval spent',
     webhook: false,
   },
+  // Content approvals (issue 21 item 5): agent-authored content reviewed by people, keyed on its SHA-256.
+  {
+    name: 'content.review_requested',
+    description: 'An agent asked a person to review content it wrote (an approval request keyed on the content hash)',
+    webhook: false,
+  },
+  {
+    name: 'content.review_expired',
+    description: "An agent's content ask ran out undecided after 24 hours and was written down as expired",
+    webhook: false,
+  },
+  {
+    name: 'content.approval_consumed',
+    description: 'The approval of agent-authored content was spent, once, for its exact bytes',
+    webhook: false,
+  },
+  {
+    name: 'content.reversal_recorded',
+    description: 'A person recorded that published agent-authored content had to be pulled (the agent in the data)',
+    webhook: false,
+  },
   // The approval queue (issue 21): each person's decision, audited with the approver, reason and bound hash.
   {
     name: 'approval.approved',
