@@ -42,7 +42,7 @@ const send = (path: string, method: string, options: { token?: string; body?: st
   request(`${svc.url}${path}`, {
     method,
     ...(options.token ? { token: options.token } : {}),
-    ...(options.body !== undefined && method !== 'GET' && method !== 'HEAD' ? { body: options.body } : {}),
+    ...(options.body === undefined ? {} : { body: options.body }),
   });
 
 describe('AGENT_APPROVALS_ENABLED off', () => {
@@ -55,13 +55,13 @@ describe('AGENT_APPROVALS_ENABLED off', () => {
     ).toBe(201);
     const agentToken = await agentAccessToken(svc, agent.credential);
     const contentHash = createHash('sha256').update('dormant').digest('hex');
-    const bodies = [undefined, JSON.stringify({ content_hash: contentHash, reason: 'r' }), '{"content_hash":', 'x'];
+    const bodies = [undefined, JSON.stringify({ content_hash: contentHash, reason: 'r' }), '{"content_hash":'];
 
     let compared = 0;
     for (const path of PATHS) {
       for (const method of METHODS) {
         for (const token of [undefined, owner.token, agentToken]) {
-          for (const body of bodies) {
+          for (const body of method === 'GET' || method === 'HEAD' ? [undefined] : bodies) {
             const options = { ...(token ? { token } : {}), ...(body === undefined ? {} : { body }) };
             const got = answer(await send(path, method, options));
             const unknown = answer(await send(UNKNOWN, method, options));
@@ -72,7 +72,7 @@ describe('AGENT_APPROVALS_ENABLED off', () => {
         }
       }
     }
-    expect(compared).toBe(PATHS.length * METHODS.length * 3 * bodies.length);
+    expect(compared).toBe(PATHS.length * (2 + (METHODS.length - 2) * bodies.length) * 3);
     // Nothing was asked, spent or recorded.
     const asks = await rows<{ n: number }>(
       svc.deps.database.db,

@@ -419,6 +419,16 @@ describe('reversals', () => {
         },
       },
     ]);
+    // The Command Center's list shows the same envelope.
+    const listed = await request(api('/command/events?action=content.reversal_recorded'), { token: owner.token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.events).toEqual([
+      expect.objectContaining({
+        action: 'content.reversal_recorded',
+        actor: { id: reviewer.userId, type: 'human' },
+        data: expect.objectContaining({ agent_id: agent.agentId, content_hash: contentHash }),
+      }),
+    ]);
     const audited = await auditOf(owner.tenantId, 'content.reversal_recorded');
     expect(audited).toEqual([expect.objectContaining({ actor_id: reviewer.userId, actor_type: 'human' })]);
 
