@@ -65,6 +65,7 @@ export async function parkAction(
   if (live?.status === 'pending') return { outcome: 'pending', approvalRequestId: live.id, created: false };
   const id = newId();
   const { method, route, params, body } = request.action;
+  const requiredApprovals = requiredApprovalsFor(request.requiredPermission);
   await store.insertAsk(tx, {
     id,
     tenantId,
@@ -74,7 +75,7 @@ export async function parkAction(
     fingerprint,
     resource: { method, route, params: params ?? {}, body: body ?? null },
     requiredPermission: request.requiredPermission,
-    requiredApprovals: requiredApprovalsFor(request.requiredPermission),
+    requiredApprovals,
     justification: request.justification,
     requestedBy: agentId,
     createdAt: now,
@@ -91,6 +92,7 @@ export async function parkAction(
       method,
       route,
       required_permission: request.requiredPermission,
+      required_approvals: requiredApprovals,
       fingerprint,
     },
   });
