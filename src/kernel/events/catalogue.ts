@@ -114,6 +114,15 @@ export const EVENT_TYPES: readonly EventType[] = [
   { name: 'domain.unverified', description: 'A verified domain’s TXT proof disappeared', webhook: false },
   { name: 'domain.deleted', description: 'A domain claim was withdrawn', webhook: false },
   { name: 'setting.changed', description: 'An organization setting was changed', webhook: false },
+  // Command Center (issue 22): an operator settling detections and working incidents.
+  { name: 'detection.acknowledged', description: 'An operator acknowledged a detection', webhook: false },
+  { name: 'detection.resolved', description: 'An operator resolved a detection', webhook: false },
+  { name: 'incident.opened', description: 'An operator opened an incident over detections', webhook: false },
+  {
+    name: 'incident.updated',
+    description: "An incident's status, assignee, containment, remediation or root cause changed",
+    webhook: false,
+  },
   { name: 'privacy.data_exported', description: 'A person downloaded their own data', webhook: false },
   { name: 'privacy.request_created', description: 'A data-subject request was filed', webhook: false },
   { name: 'privacy.request_cancelled', description: 'A data-subject request was cancelled', webhook: false },
