@@ -183,6 +183,19 @@ describe('the loop: park, list, read, decide, retry once, park again', () => {
     // A spent ask cannot be decided again.
     const late = await decide(owner.token, id, { approve: true });
     expect([late.status, late.body.detail]).toEqual([409, 'This approval request is already consumed']);
+
+    // The approver's data export lists the decision.
+    const mine = await request(api('/gdpr/my-data'), { token: owner.token });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.sections.approvals.decisions).toEqual([
+      {
+        approval_id: id,
+        approve: true,
+        reason: 'expected: our new subsidiary',
+        break_glass: false,
+        decided_at: expect.any(String),
+      },
+    ]);
   });
 
   it('binds to the exact action: a different body or target is not covered and parks its own ask', async () => {
