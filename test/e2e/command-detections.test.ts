@@ -7,7 +7,7 @@ import { delegate, registerAgent } from '../support/agents.js';
 import { request } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import { bootstrapPlatformOwner } from '../support/platform.js';
-import { startService, type TestService } from '../support/service.js';
+import { changeDirectly, startService, type TestService } from '../support/service.js';
 
 // Command Center detections (issue 22 item 4; Part B 2.7, 4.8): the kernel's deduplicated groups raised by real
 // actions (failed sign-ins, a refresh-token replay, an agent's out-of-scope call, the blast-radius breaker and its
@@ -85,6 +85,7 @@ let victimA: Awaited<ReturnType<typeof addMember>>;
 let operatorB: Awaited<ReturnType<typeof addMember>>;
 let agentId: string;
 let taskId: string;
+let staleAgentId: string;
 let victimSessions: Array<{ refresh_token: string }>;
 
 beforeAll(async () => {
@@ -137,6 +138,23 @@ beforeAll(async () => {
   expect((await changeSetting(plain, true)).status).toBe(403);
   svc.clock.advance(1000);
 
+  // A stale credential: minting with one older than the organization's maximum age (direct set-up of the operator
+  // setting and the credential's age, as in agents-token-limits).
+  const stale = await registerAgent(svc, orgA.token);
+  staleAgentId = stale.agent_id;
+  await changeDirectly(
+    svc,
+    sql`insert into operator_settings (tenant_id, key, value, updated_at)
+        values (${orgA.tenantId}, 'security.agent_max_credential_age_days', '30'::jsonb, ${svc.clock.now()})`,
+  );
+  await changeDirectly(
+    svc,
+    sql`update agents set credential_issued_at = ${new Date(svc.clock.now().getTime() - 40 * 86_400_000)}
+        where id = ${staleAgentId}`,
+  );
+  expect((await mintAgentToken(svc, stale.credential)).status).toBe(200);
+  svc.clock.advance(1000);
+
   // Organization B: a replayed refresh token.
   const victimB = await addMember(svc, orgB, 'member');
   await replayRefreshToken(await signIn(victimB.email, victimB.password, orgB.slug));
@@ -148,6 +166,7 @@ describe('GET /command/detections', () => {
     expect(found.map((d) => d.rule_id).sort()).toEqual(
       [
         'agent-blast-radius-breaker',
+        'agent-credential-stale',
         'agent-kill-switch-changed',
         'agent-task-scope-exceeded',
         'refresh-token-replay',
@@ -191,6 +210,15 @@ describe('GET /command/detections', () => {
     expect(person.map((d) => d.rule_id).sort()).toEqual(['refresh-token-replay', 'repeated-sign-in-failures']);
     const agent = await list(operatorA.token, `?actor_id=${agentId}`);
     expect(agent.map((d) => [d.rule_id, d.group_key])).toEqual([['agent-blast-radius-breaker', `agent:${agentId}`]]);
+    // A group key narrowed by a further part (one group per credential) is still the agent's.
+    const stale = await list(operatorA.token, `?actor_id=${staleAgentId}`);
+    expect(stale.map((d) => d.rule_id)).toEqual(['agent-credential-stale']);
+    expect(stale[0]!.group_key).toMatch(new RegExp(`^agent:${staleAgentId}:credential:`));
+    expect(stale[0]).toMatchObject({ severity: 'warn', data: { agent_id: staleAgentId, max_age_days: 30 } });
+    // actor_id is matched literally: LIKE wildcards and a partial id match nothing.
+    for (const literal of ['%', '_', agentId.slice(0, 8), encodeURIComponent('%:')]) {
+      expect(await list(operatorA.token, `?actor_id=${literal}`), literal).toEqual([]);
+    }
     expect(await list(operatorA.token, `?actor_id=${victimA.userId}&severity=critical`)).toEqual([]);
     expect(
       (await list(operatorA.token, `?actor_id=${victimA.userId}&rule_id=refresh-token-replay`)).map((d) => d.rule_id),
@@ -199,7 +227,7 @@ describe('GET /command/detections', () => {
     const newest = await list(operatorA.token, '?limit=1');
     expect(newest).toHaveLength(1);
     expect(newest[0]!.id).toBe((await list(operatorA.token))[0]!.id);
-    expect((await list(operatorA.token, '?status=open')).length).toBe(5);
+    expect((await list(operatorA.token, '?status=open')).length).toBe(6);
     expect(await list(operatorA.token, '?status=resolved&rule_id=refresh-token-replay')).toEqual([]);
   });
 
@@ -254,7 +282,7 @@ describe('GET /command/detections/summary', () => {
     const res = await get('/command/detections/summary', operatorA.token);
     expect(res.status, res.text).toBe(200);
     const summary = res.body;
-    expect(summary).toMatchObject({ tenant_id: orgA.tenantId, days: 7, groups: 5, open: 5 });
+    expect(summary).toMatchObject({ tenant_id: orgA.tenantId, days: 7, groups: 6, open: 6 });
     expect(new Date(summary.since).getTime()).toBe(svc.clock.now().getTime() - 7 * 86_400_000);
     expect(summary.by_severity.map((s: { severity: string }) => s.severity)).toEqual([
       'critical',
@@ -266,11 +294,13 @@ describe('GET /command/detections/summary', () => {
     const severity = (name: string) => summary.by_severity.find((s: { severity: string }) => s.severity === name);
     expect(severity('critical')).toMatchObject({ groups: 2, open: 2, occurrences: 2 });
     expect(severity('high')).toMatchObject({ groups: 3, open: 3 });
+    expect(severity('warn')).toMatchObject({ groups: 1, open: 1, occurrences: 1 });
     expect(severity('info')).toMatchObject({ groups: 0, open: 0, occurrences: 0 });
     const rules = summary.by_rule.map((r: { rule_id: string }) => r.rule_id);
     expect([...rules].sort()).toEqual(
       [
         'agent-blast-radius-breaker',
+        'agent-credential-stale',
         'agent-kill-switch-changed',
         'agent-task-scope-exceeded',
         'refresh-token-replay',

@@ -81,7 +81,7 @@ export function operateIn<T>(deps: CommandDeps, scope: OperableScope, work: (tx:
 
 export function createDetectionsService(deps: CommandDeps) {
   return {
-    /** `GET /command/detections`: newest first (last seen, then id); `actor_id` matches `actor:<id>` and `agent:<id>`. */
+    /** `GET /command/detections`: newest first (last seen, then id); `actor_id` matches `actor:<id>` and `agent:<id>` keys. */
     async list(principal: Principal, query: DetectionQuery): Promise<{ detections: DetectionView[] }> {
       const scope = await readScope(deps, principal, query.tenant_id);
       const found = await readWithin(deps, scope, (tx) =>
@@ -90,7 +90,7 @@ export function createDetectionsService(deps: CommandDeps) {
           severity: query.severity,
           ruleId: query.rule_id,
           status: query.status,
-          groupKeys: query.actor_id === undefined ? undefined : [`actor:${query.actor_id}`, `agent:${query.actor_id}`],
+          actorId: query.actor_id,
           limit: query.limit ?? 100,
         }),
       );

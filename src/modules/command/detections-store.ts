@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import type { Severity } from '../../kernel/events/index.js';
 import { detections } from '../../kernel/events/schema.js';
@@ -14,9 +14,23 @@ export interface DetectionFilter {
   severity?: Severity | undefined;
   ruleId?: string | undefined;
   status?: DetectionStatus | undefined;
-  /** Group keys matched exactly (`actor:<id>`, `agent:<id>`). */
-  groupKeys?: string[] | undefined;
+  /** Groups keyed on this principal (`principalGroups`). */
+  actorId?: string | undefined;
   limit: number;
+}
+
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/**
+ * Detections grouped on one principal (Part B 4.8 `actor_id`): the group-key spellings `actor:<id>` and `agent:<id>`,
+ * alone or narrowed by a further `:` part (`agent:<id>:credential:<issued>`, one group per credential).
+ */
+function principalGroups(actorId: string): SQL {
+  const spellings = [`actor:${actorId}`, `agent:${actorId}`];
+  return or(
+    inArray(detections.groupKey, spellings),
+    ...spellings.map((spelling) => like(detections.groupKey, `${likeLiteral(`${spelling}:`)}%`)),
+  )!;
 }
 
 const inTenant = (tenantId: string | null): SQL | undefined =>
@@ -33,7 +47,7 @@ export function listDetections(q: Queryable, filter: DetectionFilter): Promise<D
         filter.severity ? eq(detections.severity, filter.severity) : undefined,
         filter.ruleId ? eq(detections.ruleId, filter.ruleId) : undefined,
         filter.status ? eq(detections.status, filter.status) : undefined,
-        filter.groupKeys ? inArray(detections.groupKey, filter.groupKeys) : undefined,
+        filter.actorId === undefined ? undefined : principalGroups(filter.actorId),
       ),
     )
     .orderBy(desc(detections.lastSeen), desc(detections.id))
