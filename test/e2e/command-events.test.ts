@@ -29,11 +29,14 @@ afterAll(async () => {
 type Owner = Awaited<ReturnType<typeof signUpOwner>>;
 const api = (path: string) => `${svc.url}/api/v1${path}`;
 const query = (params: Record<string, string | number>) =>
-  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 const listEvents = (token: string, params: Record<string, string | number> = {}) =>
-  request<{ events: EventEnvelope[]; next_cursor: string | null }>(api(`/command/events?${query(params)}`), {
-    token,
-  });
+  request<{ events: EventEnvelope[]; next_cursor: string | null; detail?: string }>(
+    api(`/command/events?${query(params)}`),
+    {
+      token,
+    },
+  );
 const byActor = (token: string, params: Record<string, string | number> = {}) =>
   request(api(`/command/events/by-actor?${query(params)}`), { token });
 
@@ -400,7 +403,13 @@ describe('GET /command/events/by-actor', () => {
     const oneDay = await byActor(owner.token, { actor_type: 'service', days: 1 });
     expect(oneDay.status).toBe(200);
     expect((await byActor(owner.token, { actor_type: 'service', days: 90 })).status).toBe(200);
-    for (const params of [{ days: 0 }, { days: 91 }, { days: 'week' }, { actor_type: 'robot' }]) {
+    const refusals: Array<Record<string, string | number>> = [
+      { days: 0 },
+      { days: 91 },
+      { days: 'week' },
+      { actor_type: 'robot' },
+    ];
+    for (const params of refusals) {
       expect((await byActor(owner.token, params)).status, JSON.stringify(params)).toBe(422);
     }
     // No agent has acted in this organization: the default answers an empty roll-up.

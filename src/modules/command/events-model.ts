@@ -16,13 +16,16 @@ export const ELEVATED_FROM: Severity = 'warn';
 export const severitiesFrom = (floor: Severity): Severity[] => SEVERITIES.slice(SEVERITIES.indexOf(floor));
 
 /** A severity column as its rank (info 0 … critical 4), for ordering and maxima in SQL. */
-export function severityRank(column: SQL | SQL.Aliased | ReturnType<typeof sql.raw>): SQL {
+export function severityRank(column: SQL): SQL {
   const cases = SEVERITIES.map((severity, rank) => sql`when ${severity} then ${sql.raw(String(rank))}`);
   return sql`(case ${column} ${sql.join(cases, sql` `)} else -1 end)`;
 }
 
 /** The severity of a rank computed by `severityRank`. */
 export const severityOfRank = (rank: number): Severity => SEVERITIES[rank] ?? 'info';
+
+/** The rank `severityRank` gives a severity. */
+export const rankOfSeverity = (severity: Severity): number => SEVERITIES.indexOf(severity);
 
 /** The envelope of a stored event, exactly as the stream sends it. */
 export function envelopeOf(row: typeof events.$inferSelect): EventEnvelope {
