@@ -107,7 +107,7 @@ beforeAll(async () => {
   await failSignIns(victimA, orgA);
   // The throttle's event is written after the answer: wait for its detection.
   for (let i = 0; (await list(operatorA.token, '?rule_id=repeated-sign-in-failures')).length === 0; i++) {
-    if (i > 100) throw new Error('repeated-sign-in-failures was never raised');
+    if (i > 400) throw new Error('repeated-sign-in-failures was never raised');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   svc.clock.advance(1000);
