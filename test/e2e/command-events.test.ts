@@ -206,6 +206,8 @@ describe('GET /command/events', () => {
       { since: 'yesterday' },
       { tenant_id: 'not-a-uuid' },
       { cursor: 'bm90IGEgY3Vyc29y' },
+      // A cursor of the right shape whose instant is not one the list writes.
+      { cursor: Buffer.from(JSON.stringify(['1', '00000000-0000-4000-8000-000000000000'])).toString('base64url') },
       { limit: 0 },
       { limit: 1001 },
       { limit: 'many' },

@@ -23,7 +23,7 @@ const AuditQuery = Type.Object({
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   cursor: Type.Optional(
-    Type.String({ maxLength: 32, description: 'The `next_cursor` of the previous page: the older entries after it' }),
+    Type.String({ maxLength: 256, description: 'The `next_cursor` of the previous page: the older entries after it' }),
   ),
 });
 
@@ -42,7 +42,8 @@ const AuditEntry = Type.Object(
     data: Type.Record(Type.String(), Type.Unknown()),
     prev_hash: Hash,
     entry_hash: Type.String({
-      description: 'SHA-256 (hex) of prev_hash, a newline, and the RFC 8785 canonical JSON of the other fields',
+      description:
+        'SHA-256 (hex) of prev_hash, a newline, and the canonical JSON (keys sorted at every level, no whitespace) of the other fields',
     }),
   },
   { description: 'An entry of the hash-chained audit log' },

@@ -2,7 +2,7 @@
 // whole chain's verification from genesis.
 import type { Principal } from '../../kernel/auth/principal.js';
 import type { AuditVerification } from '../../kernel/events/index.js';
-import { unprocessable } from '../../kernel/http/errors.js';
+import { decodeCursor, pageOf } from '../../kernel/http/index.js';
 import { type AuditRow, listAuditEntries } from './audit-store.js';
 import type { CommandDeps } from './deps.js';
 import { readScope, readWithin } from './scope.js';
@@ -51,24 +51,16 @@ const viewOf = (row: AuditRow): AuditEntryView => ({
   entry_hash: row.entryHash,
 });
 
-function beforeSeqOf(cursor: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(cursor)) throw unprocessable('cursor: not a next_cursor this list gave');
-  return Number(cursor);
-}
-
 export function createAuditReader(deps: CommandDeps) {
   return {
     /** Audit entries in the caller's scope, newest (highest seq) first. */
     async list(principal: Principal, query: AuditQuery) {
-      const beforeSeq = query.cursor === undefined ? undefined : beforeSeqOf(query.cursor);
+      const beforeSeq = decodeCursor(query.cursor, ['integer'])?.[0] as number | undefined;
       const scope = await readScope(deps, principal, query.tenant_id);
       const filter = { tenantId: scope.tenantId, action: query.action, actorId: query.actor_id };
       const found = await readWithin(deps, scope, (tx) => listAuditEntries(tx, filter, query.limit + 1, beforeSeq));
-      const page = found.slice(0, query.limit);
-      return {
-        entries: page.map(viewOf),
-        next_cursor: found.length > query.limit ? String(page[page.length - 1]!.seq) : null,
-      };
+      const page = pageOf(found, query.limit, (row) => [row.seq]);
+      return { entries: page.rows.map(viewOf), next_cursor: page.next };
     },
 
     /** The whole chain from genesis, every organization's entries (the route is the platform operator's). */

@@ -1,14 +1,16 @@
 // The Command Center's event reads (Part B 4.8): the filtered list, newest first, and activity by actor.
 import type { Principal } from '../../kernel/auth/principal.js';
 import type { ActorType, EventEnvelope, Outcome, Severity } from '../../kernel/events/index.js';
-import { unprocessable } from '../../kernel/http/errors.js';
+import { decodeCursor, pageOf, unprocessable } from '../../kernel/http/index.js';
 import type { CommandDeps } from './deps.js';
-import { activityByActor, type EventPosition, listEvents } from './events-store.js';
+import { activityByActor, listEvents } from './events-store.js';
 import { readScope, readWithin } from './scope.js';
 
 /** How many principals by-actor lists (the busiest); the rest are counted in `hidden`. */
 export const BY_ACTOR_SHOWN = 100;
 const DAY_MS = 86_400_000;
+/** An instant as the events list writes it into its cursors (events-store.ts). */
+const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 export interface EventsQuery {
   since?: string;
@@ -51,21 +53,15 @@ export interface ByActor {
   hidden: number;
 }
 
-// A page boundary: the last event's instant to the microsecond and its id, opaque to callers.
-const POSITION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_([0-9a-f-]{36})$/;
-const cursorOf = (position: EventPosition) =>
-  Buffer.from(`${position.occurredAt}_${position.id}`).toString('base64url');
-function positionOf(cursor: string): EventPosition {
-  const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw unprocessable('cursor: not a next_cursor this list gave');
-  return { occurredAt: match[1]!, id: match[2]! };
-}
-
 export function createEventsReader(deps: CommandDeps) {
   return {
     /** Events in the caller's scope matching every filter given, newest first. */
     async list(principal: Principal, query: EventsQuery): Promise<EventsPage> {
-      const after = query.cursor === undefined ? undefined : positionOf(query.cursor);
+      // The last event's instant to the microsecond, as stored, and its id.
+      const key = decodeCursor(query.cursor, ['timestamp', 'uuid']);
+      const after = key && { occurredAt: String(key[0]), id: String(key[1]) };
+      if (after && !STORED_INSTANT.test(after.occurredAt))
+        throw unprocessable('cursor: is not a cursor this list answered');
       const scope = await readScope(deps, principal, query.tenant_id);
       const filter = {
         tenantId: scope.tenantId,
@@ -77,13 +73,9 @@ export function createEventsReader(deps: CommandDeps) {
         actorId: query.actor_id,
         actorType: query.actor_type,
       };
-      // One more than asked tells whether a next page exists.
       const found = await readWithin(deps, scope, (tx) => listEvents(tx, filter, query.limit + 1, after));
-      const page = found.slice(0, query.limit);
-      return {
-        events: page.map((row) => row.envelope),
-        next_cursor: found.length > query.limit ? cursorOf(page[page.length - 1]!.position) : null,
-      };
+      const page = pageOf(found, query.limit, (row) => [row.position.occurredAt, row.position.id]);
+      return { events: page.rows.map((row) => row.envelope), next_cursor: page.next };
     },
 
     /** Per principal of one actor type over the last `days` days (Part B 4.8), by volume then actor id. */
