@@ -204,6 +204,28 @@ describe('GET /command/events/stream', () => {
     }
   });
 
+  it('ends a stream after one access-token lifetime, so a credential revoked since stops streaming', async () => {
+    // Timeouts are faked while the stream opens (advancing with real time as well), so the test jumps ahead.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    try {
+      const stream = await openStream(streamUrl(), beta.token);
+      await stream.until(opened);
+      let ended = false;
+      void stream.ended.then(() => {
+        ended = true;
+      });
+      const lifetimeMs = svc.deps.config.accessTokenTtlSeconds * 1000;
+      vi.advanceTimersByTime(lifetimeMs - 5000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(ended).toBe(false);
+      vi.advanceTimersByTime(5000);
+      await stream.ended;
+      expect(stream.text().endsWith('\n\n')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('closes the stream of a consumer that stops reading once its buffer is full, instead of growing memory', async () => {
     // A raw connection that sends the request and then reads nothing.
     const socket: Socket = connect(Number(new URL(svc.url).port), '127.0.0.1');

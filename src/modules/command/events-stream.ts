@@ -27,6 +27,8 @@ export function createEventStreams(deps: CommandDeps) {
   // A stream lives no longer than an access token does: the caller then connects again with a current
   // credential, so a revoked one stops streaming within one token lifetime.
   const maxLifetimeMs = deps.config.accessTokenTtlSeconds * 1000;
+  /** Set once the service stops: no stream opens after the open ones were ended. */
+  let stopping = false;
 
   return {
     /**
@@ -43,9 +45,15 @@ export function createEventStreams(deps: CommandDeps) {
           'retry-after': '5',
         });
       }
+      if (stopping) throw new HttpError(503, 'The service is stopping', { 'retry-after': '5' });
       const inScope = (event: EventEnvelope) => scope.tenantId === null || event.tenant_id === scope.tenantId;
       reply.hijack();
       const res = reply.raw;
+      // The client may have gone while the subscription was being set up: then there is nothing to hold open.
+      if (request.raw.socket.destroyed) {
+        res.destroy();
+        return;
+      }
       // The headers hooks set so far (security headers), with what the answer's own hooks would add.
       const headers = Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined);
       res.writeHead(200, {
@@ -103,6 +111,7 @@ export function createEventStreams(deps: CommandDeps) {
 
     /** Ends every open stream (the service is stopping). */
     closeAll() {
+      stopping = true;
       for (const end of open.values()) end('the service is stopping');
     },
 
