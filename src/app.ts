@@ -67,7 +67,11 @@ import {
   registerFederationRoutes,
 } from './modules/agents/index.js';
 import { type ApiKeys, createApiKeys, registerApiKeyRoutes } from './modules/api-keys/index.js';
-import { registerApprovalRoutes, registerContentApprovalRoutes } from './modules/approvals/index.js';
+import {
+  approvalsPersonalData,
+  registerApprovalRoutes,
+  registerContentApprovalRoutes,
+} from './modules/approvals/index.js';
 import { registerCommandRoutes } from './modules/command/index.js';
 import {
   createEarlyAccessService,
@@ -285,7 +289,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     closers.push(() => readiness.close());
     closers.push(() => keyring.close());
     const accessTokens = createAccessTokens({ keyring, clock, ttlSeconds: config.accessTokenTtlSeconds });
-    const live = createLiveStream({ redisUrl: config.redisUrl, channel: `svc:${config.databaseSchema}:events` });
+    const live = createLiveStream({
+      ...{ redisUrl: config.redisUrl, database },
+      channel: `svc:${config.databaseSchema}:events`,
+    });
     closers.push(() => live.close());
     const events = createEvents({ transactions, clock, live });
     const limiter = createLimiter({ redisUrl: config.redisUrl, keyPrefix: options.limiterPrefix ?? 'svc', logger });
@@ -372,6 +379,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
     });
     personalData.add(membershipPersonalData(organizations));
+    personalData.add(approvalsPersonalData);
     const pricing = createPricingService({ transactions, organizations, clock });
     const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });
     const scim = createScim({

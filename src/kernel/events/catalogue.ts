@@ -114,6 +114,15 @@ export const EVENT_TYPES: readonly EventType[] = [
   { name: 'domain.unverified', description: 'A verified domain’s TXT proof disappeared', webhook: false },
   { name: 'domain.deleted', description: 'A domain claim was withdrawn', webhook: false },
   { name: 'setting.changed', description: 'An organization setting was changed', webhook: false },
+  // Command Center (issue 22): an operator settling detections and working incidents.
+  { name: 'detection.acknowledged', description: 'An operator acknowledged a detection', webhook: false },
+  { name: 'detection.resolved', description: 'An operator resolved a detection', webhook: false },
+  { name: 'incident.opened', description: 'An operator opened an incident over detections', webhook: false },
+  {
+    name: 'incident.updated',
+    description: "An incident's status, assignee, containment, remediation or root cause changed",
+    webhook: false,
+  },
   { name: 'privacy.data_exported', description: 'A person downloaded their own data', webhook: false },
   { name: 'privacy.request_created', description: 'A data-subject request was filed', webhook: false },
   { name: 'privacy.request_cancelled', description: 'A data-subject request was cancelled', webhook: false },
@@ -274,6 +283,39 @@ export const EVENT_TYPES: readonly EventType[] = [
   {
     name: 'approval.consumed',
     description: 'An approved agent action was retried and the approval spent',
+    webhook: false,
+  },
+  // Content approvals (issue 21 item 5): agent-authored content reviewed by people, keyed on its SHA-256.
+  {
+    name: 'content.review_requested',
+    description: 'An agent asked a person to review content it wrote (an approval request keyed on the content hash)',
+    webhook: false,
+  },
+  {
+    name: 'content.review_expired',
+    description: "An agent's content ask ran out undecided after 24 hours and was written down as expired",
+    webhook: false,
+  },
+  {
+    name: 'content.approval_consumed',
+    description: 'The approval of agent-authored content was spent, once, for its exact bytes',
+    webhook: false,
+  },
+  {
+    name: 'content.reversal_recorded',
+    description: 'A person recorded that published agent-authored content had to be pulled (the agent in the data)',
+    webhook: false,
+  },
+  // The approval queue (issue 21): each person's decision, audited with the approver, reason and bound hash.
+  {
+    name: 'approval.approved',
+    description: 'An approval request was approved (its last required approval, or an owner breaking glass)',
+    webhook: false,
+  },
+  { name: 'approval.denied', description: 'An approval request was denied', webhook: false },
+  {
+    name: 'approval.approval_recorded',
+    description: "A person approved an approval request that still needs another person's approval",
     webhook: false,
   },
 ];

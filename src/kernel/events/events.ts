@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import { canonicalJson } from './canonical-json.js';
 import { isKnownEventType, webhookEventTypes } from './catalogue.js';
 import type { LiveStream } from './live-stream.js';
+import { DETECTION_RULES } from './rules.js';
 import { auditChainHead, auditLog, detections, events, webhookOutbox } from './schema.js';
 
 export type ActorType = 'human' | 'agent' | 'service' | 'system';
@@ -119,7 +120,7 @@ export function createEvents(deps: {
   rules?: DetectionRule[];
 }): Events {
   const { transactions, clock, live } = deps;
-  const rules = deps.rules ?? [];
+  const rules = deps.rules ?? DETECTION_RULES;
 
   async function appendAudit(tx: Tx, envelope: EventEnvelope, tags: string[]): Promise<void> {
     // The head row is the chain's lock: concurrent appends queue here until the holder commits.

@@ -1,8 +1,10 @@
-import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
-import { approvalRequests } from './schema.js';
+import { approvalDecisions, approvalRequests } from './schema.js';
+import type { ApprovalStatus } from './status.js';
 
 export type ApprovalRequestRow = typeof approvalRequests.$inferSelect;
+export type ApprovalDecisionRow = typeof approvalDecisions.$inferSelect;
 
 /**
  * Holds the transaction's turn for one agent's asks about one action: concurrent identical parks queue here, so
@@ -67,4 +69,128 @@ export async function consumeApproved(
     )
     .returning({ id: approvalRequests.id });
   return row;
+}
+
+/**
+ * Asks whose status at `now` is `status`: `approvalStatus` (status.ts) in SQL, so the queue's filter and the
+ * answer's `status` agree (a pending or approved ask past `expires_at` is expired).
+ */
+function statusIs(status: ApprovalStatus, now: Date): SQL {
+  const live = (stored: 'pending' | 'approved') =>
+    and(eq(approvalRequests.status, stored), gt(approvalRequests.expiresAt, now))!;
+  switch (status) {
+    case 'pending':
+    case 'approved':
+      return live(status);
+    case 'expired':
+      return or(
+        eq(approvalRequests.status, 'expired'),
+        and(inArray(approvalRequests.status, ['pending', 'approved']), lte(approvalRequests.expiresAt, now)),
+      )!;
+    default:
+      return eq(approvalRequests.status, status);
+  }
+}
+
+export interface QueueFilter {
+  tenantId: string;
+  now: Date;
+  status?: ApprovalStatus | undefined;
+  agentId?: string | undefined;
+  resourceType?: string | undefined;
+  /** The last row of the previous page (newest first). */
+  after?: { createdAt: Date; id: string } | undefined;
+  limit: number;
+}
+
+/** The organization's asks, newest first, filtered. */
+export async function listAsks(q: Queryable, filter: QueueFilter): Promise<ApprovalRequestRow[]> {
+  const conditions: SQL[] = [eq(approvalRequests.tenantId, filter.tenantId)];
+  if (filter.status) conditions.push(statusIs(filter.status, filter.now));
+  if (filter.agentId) conditions.push(eq(approvalRequests.agentId, filter.agentId));
+  if (filter.resourceType) conditions.push(eq(approvalRequests.resourceType, filter.resourceType));
+  const { after } = filter;
+  if (after) {
+    conditions.push(
+      or(
+        lt(approvalRequests.createdAt, after.createdAt),
+        and(eq(approvalRequests.createdAt, after.createdAt), lt(approvalRequests.id, after.id)),
+      )!,
+    );
+  }
+  return q
+    .select()
+    .from(approvalRequests)
+    .where(and(...conditions))
+    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id))
+    .limit(filter.limit);
+}
+
+export async function askById(q: Queryable, tenantId: string, id: string): Promise<ApprovalRequestRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(approvalRequests)
+    .where(and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id)));
+  return row;
+}
+
+/** The ask, locked until the deciding transaction ends: concurrent decisions on one ask take turns. */
+export async function askForDecision(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+): Promise<ApprovalRequestRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(approvalRequests)
+    .where(and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id)))
+    .for('update');
+  return row;
+}
+
+export async function decisionsOn(q: Queryable, tenantId: string, id: string): Promise<ApprovalDecisionRow[]> {
+  return q
+    .select()
+    .from(approvalDecisions)
+    .where(and(eq(approvalDecisions.tenantId, tenantId), eq(approvalDecisions.approvalRequestId, id)))
+    .orderBy(asc(approvalDecisions.decidedAt), asc(approvalDecisions.id));
+}
+
+/** Records one person's decision; undefined when that person already decided this ask (one each, by the index). */
+export async function insertDecision(
+  q: Queryable,
+  row: typeof approvalDecisions.$inferInsert,
+): Promise<{ id: string } | undefined> {
+  const [inserted] = await q
+    .insert(approvalDecisions)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ id: approvalDecisions.id });
+  return inserted;
+}
+
+/** Moves a pending ask on (still pending with one more approval, approved or denied), only while it is pending. */
+export async function settlePending(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+  change: Partial<Pick<ApprovalRequestRow, 'status' | 'approvalsRecorded' | 'decidedAt' | 'decidedBy' | 'reason'>>,
+): Promise<ApprovalRequestRow | undefined> {
+  const [row] = await q
+    .update(approvalRequests)
+    .set(change)
+    .where(
+      and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id), eq(approvalRequests.status, 'pending')),
+    )
+    .returning();
+  return row;
+}
+
+/** Every decision a person made in the organization, oldest first (their personal-data export). */
+export async function decisionsBy(q: Queryable, tenantId: string, actorId: string): Promise<ApprovalDecisionRow[]> {
+  return q
+    .select()
+    .from(approvalDecisions)
+    .where(and(eq(approvalDecisions.tenantId, tenantId), eq(approvalDecisions.decidedBy, actorId)))
+    .orderBy(asc(approvalDecisions.decidedAt), asc(approvalDecisions.id));
 }

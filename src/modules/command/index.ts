@@ -7,6 +7,7 @@ import { registerComplianceRoutes } from './compliance-routes.js';
 import type { CommandDeps } from './deps.js';
 import { registerDetectionsRoutes } from './detections-routes.js';
 import { registerEventsRoutes } from './events-routes.js';
+import { registerFindingsRoutes } from './findings-routes.js';
 import { registerIncidentsRoutes } from './incidents-routes.js';
 
 export type { CommandDeps } from './deps.js';
@@ -14,6 +15,7 @@ export type { CommandDeps } from './deps.js';
 export function registerCommandRoutes(app: FastifyInstance, deps: CommandDeps): void {
   registerEventsRoutes(app, deps);
   registerAuditRoutes(app, deps);
+  registerFindingsRoutes(app, deps);
   registerDetectionsRoutes(app, deps);
   registerIncidentsRoutes(app, deps);
   registerComplianceRoutes(app, deps);

@@ -1,0 +1,128 @@
+// Reads of the kernel's events table for the Command Center (no second log). Every read names its organization
+// first when it has one, so PostgreSQL serves it from the (tenant_id, occurred_at) index, newest first.
+import { and, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { rows, type Tx } from '../../kernel/db/index.js';
+import type { ActorType, EventEnvelope, Outcome, Severity } from '../../kernel/events/index.js';
+import { events } from '../../kernel/events/schema.js';
+import { ELEVATED_FROM, envelopeOf, severitiesFrom } from './events-model.js';
+
+export interface EventFilter {
+  /** One organization, or every organization (null: the platform operator). */
+  tenantId: string | null;
+  since?: Date | undefined;
+  category?: string | undefined;
+  action?: string | undefined;
+  severity?: Severity | undefined;
+  correlationId?: string | undefined;
+  actorId?: string | undefined;
+  actorType?: ActorType | undefined;
+}
+
+/** Where a page ends: the last event's instant (microseconds, as stored) and id. */
+export interface EventPosition {
+  occurredAt: string;
+  id: string;
+}
+
+/** The organization condition: one organization's rows, or (platform operator) every row. */
+export const inTenant = (column: typeof events.tenantId, tenantId: string | null): SQL | undefined =>
+  tenantId === null ? undefined : eq(column, tenantId);
+
+/** Up to `limit` events matching `filter`, newest first, after `after` when given. */
+export async function listEvents(
+  tx: Tx,
+  filter: EventFilter,
+  limit: number,
+  after?: EventPosition,
+): Promise<Array<{ envelope: EventEnvelope; position: EventPosition }>> {
+  const conditions = [
+    inTenant(events.tenantId, filter.tenantId),
+    filter.since && gte(events.occurredAt, filter.since),
+    filter.category !== undefined && eq(events.category, filter.category),
+    filter.action !== undefined && eq(events.action, filter.action),
+    filter.severity !== undefined && eq(events.severity, filter.severity),
+    filter.correlationId !== undefined && eq(events.correlationId, filter.correlationId),
+    filter.actorId !== undefined && eq(events.actorId, filter.actorId),
+    filter.actorType !== undefined && eq(events.actorType, filter.actorType),
+    // Written so the instant bound is an index condition (a row comparison would only filter).
+    after &&
+      sql`${events.occurredAt} <= ${after.occurredAt}::timestamptz
+          and (${events.occurredAt} < ${after.occurredAt}::timestamptz or ${events.id} < ${after.id}::uuid)`,
+  ].filter((condition): condition is SQL => Boolean(condition));
+  const found = await tx
+    .select({
+      event: events,
+      // The instant to the microsecond, as stored: a JavaScript Date would round a page boundary to the millisecond.
+      position: sql<string>`to_char(${events.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(limit);
+  return found.map(({ event, position }) => ({
+    envelope: envelopeOf(event),
+    position: { occurredAt: position, id: event.id },
+  }));
+}
+
+export interface ActorActivity {
+  actor_id: string;
+  total: number;
+  by_outcome: Record<Outcome, number>;
+  elevated: number;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+/**
+ * Events per principal of one actor type since `since`, by volume then actor id: the first `shown` principals,
+ * and how many principals there are in all.
+ */
+export async function activityByActor(
+  tx: Tx,
+  input: { tenantId: string | null; actorType: ActorType; since: Date; shown: number },
+): Promise<{ principals: number; actors: ActorActivity[] }> {
+  const elevated = severitiesFrom(ELEVATED_FROM);
+  const tenant = input.tenantId === null ? sql`true` : sql`tenant_id = ${input.tenantId}`;
+  const found = await rows<{
+    actor_id: string;
+    total: number | string;
+    success: number | string;
+    failure: number | string;
+    denied: number | string;
+    elevated: number | string;
+    first_seen: Date | string;
+    last_seen: Date | string;
+    principals: number | string;
+  }>(
+    tx,
+    sql`select actor_id,
+               count(*) as total,
+               count(*) filter (where outcome = 'success') as success,
+               count(*) filter (where outcome = 'failure') as failure,
+               count(*) filter (where outcome = 'denied') as denied,
+               count(*) filter (where severity in (${sql.join(
+                 elevated.map((s) => sql`${s}`),
+                 sql`, `,
+               )})) as elevated,
+               min(occurred_at) as first_seen,
+               max(occurred_at) as last_seen,
+               count(*) over () as principals
+          from events
+         where ${tenant} and occurred_at >= ${input.since} and actor_type = ${input.actorType}
+         group by actor_id
+         order by count(*) desc, actor_id asc
+         limit ${input.shown}`,
+  );
+  return {
+    principals: Number(found[0]?.principals ?? 0),
+    actors: found.map((row) => ({
+      actor_id: row.actor_id,
+      total: Number(row.total),
+      by_outcome: { success: Number(row.success), failure: Number(row.failure), denied: Number(row.denied) },
+      elevated: Number(row.elevated),
+      first_seen: new Date(row.first_seen),
+      last_seen: new Date(row.last_seen),
+    })),
+  };
+}

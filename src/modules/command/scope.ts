@@ -1,0 +1,56 @@
+// Which organizations a Command Center caller may read: the one rule, used by every Command Center read.
+import type { Principal } from '../../kernel/auth/principal.js';
+import type { Tx } from '../../kernel/db/index.js';
+import { forbidden } from '../../kernel/http/errors.js';
+import type { CommandDeps } from './deps.js';
+
+/** The organizations a read covers: one organization, or every organization (`null`, platform operator only). */
+export interface ReadScope {
+  /** The organization the read is confined to; `null` means every organization. */
+  tenantId: string | null;
+  /** Whether the caller belongs to the platform-operator organization. */
+  platformOperator: boolean;
+}
+
+// The platform-operator organization never changes once it exists, so a found id is kept for the deps' lifetime.
+const platformIds = new WeakMap<CommandDeps, string>();
+
+/** Whether an organization is the platform operator's. */
+export async function isPlatformOperator(deps: CommandDeps, tenantId: string): Promise<boolean> {
+  let id = platformIds.get(deps);
+  if (!id) {
+    id = (await deps.transactions.system((tx) => deps.platformOperator(tx)))?.id;
+    if (id) platformIds.set(deps, id);
+  }
+  return id === tenantId;
+}
+
+/**
+ * The scope of a read (Part B 4.8): a caller reads its own organization. A caller of the platform-operator
+ * organization reads every organization, or the one its `tenant_id` filter names. Anyone else naming another
+ * organization's `tenant_id` gets 403.
+ */
+export async function readScope(
+  deps: CommandDeps,
+  principal: Principal,
+  requestedTenantId?: string | undefined,
+): Promise<ReadScope> {
+  if (requestedTenantId === principal.tenantId) {
+    return { tenantId: principal.tenantId, platformOperator: await isPlatformOperator(deps, principal.tenantId) };
+  }
+  const platformOperator = await isPlatformOperator(deps, principal.tenantId);
+  if (platformOperator) return { tenantId: requestedTenantId ?? null, platformOperator };
+  if (requestedTenantId !== undefined) {
+    throw forbidden('Only the platform operator reads another organization');
+  }
+  return { tenantId: principal.tenantId, platformOperator };
+}
+
+/**
+ * Runs a read within a scope: a tenant transaction for one organization (row-level security backs the query's own
+ * `tenant_id` filter), a system transaction for every organization (the platform operator's explicit cross-tenant
+ * read, ARCHITECTURE.md).
+ */
+export function readWithin<T>(deps: CommandDeps, scope: ReadScope, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return scope.tenantId === null ? deps.transactions.system(work) : deps.transactions.tenant(scope.tenantId, work);
+}
