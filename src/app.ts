@@ -535,6 +535,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
   });
+  const isPlatformOperator = platformOperatorCheck(deps);
   registerGuard(app, {
     config,
     resolvers: [
@@ -551,7 +552,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     ],
     // Agent principals are judged by governance (Part B 4.2); without it the guard refuses them.
     governance: deps.agents.governance,
-    isPlatformOperator: platformOperatorCheck(deps),
+    isPlatformOperator,
   });
   registerObservability(app, { config, metrics: deps.metrics, readiness: deps.readiness });
   registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
@@ -581,7 +582,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerContentApprovalRoutes(app, { config, transactions, events, clock });
   registerCommandRoutes(app, {
     ...{ config, transactions, events, clock },
-    platformOperator: (q) => deps.organizations.platformOperator(q),
+    isPlatformOperator,
   });
   registerWebPages(app, deps);
   await app.ready();

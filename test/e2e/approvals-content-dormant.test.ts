@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { agentAccessToken } from '../support/agent-tokens.js';
 import { delegate, registerAgent } from '../support/agents.js';
-import { type JsonResponse, request } from '../support/http.js';
+import { observableAnswer, request } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -29,14 +29,8 @@ const PATHS = [
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const UNKNOWN = '/api/v1/no/such/thing';
 
-/** What a caller can tell apart: status, body, and the headers that are not per-request. */
-const answer = (res: JsonResponse) => ({
-  status: res.status,
-  text: res.text,
-  type: res.headers.get('content-type'),
-  allow: res.headers.get('allow'),
-  length: res.headers.get('content-length'),
-});
+/** What a caller can tell apart: status, body and every header but the per-request ones. */
+const answer = observableAnswer;
 
 const send = (path: string, method: string, options: { token?: string; body?: string } = {}) =>
   request(`${svc.url}${path}`, {

@@ -5,7 +5,7 @@ import { rows } from '../../src/kernel/db/index.js';
 import { newId } from '../../src/kernel/ids.js';
 import { agentAccessToken } from '../support/agent-tokens.js';
 import { delegate, registerAgent } from '../support/agents.js';
-import { type JsonResponse, request } from '../support/http.js';
+import { observableAnswer, request } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -23,20 +23,8 @@ afterAll(async () => {
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/**
- * What a client can tell of an answer: status, body and its framing. The security headers helmet adds are left
- * out: today the kernel answers an unknown path before helmet's hook runs and a dormant route after it, so the
- * dormant answer carries them and the unknown one does not (docs/decisions.md, "The approval queue").
- */
-function observable(res: JsonResponse) {
-  return {
-    status: res.status,
-    text: res.text,
-    type: res.headers.get('content-type'),
-    length: res.headers.get('content-length'),
-    allow: res.headers.get('allow'),
-  };
-}
+/** What a client can tell of an answer: status, body and every header but the per-request ones. */
+const observable = observableAnswer;
 
 describe('approvals switched off', () => {
   it('answers every approvals route and method 404, identical to an unknown path, before validation', async () => {

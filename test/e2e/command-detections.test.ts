@@ -184,7 +184,7 @@ describe('GET /command/detections', () => {
     });
     expect(byRule('refresh-token-replay')).toMatchObject({ group_key: `actor:${victimA.userId}`, severity: 'high' });
     expect(byRule('agent-task-scope-exceeded')).toMatchObject({
-      group_key: `task:${taskId}:tenant:manage`,
+      group_key: `agent:${agentId}:task:${taskId}:tenant:manage`,
       severity: 'high',
       data: { agent_id: agentId, task_id: taskId, permission: 'tenant:manage' },
     });
@@ -209,7 +209,13 @@ describe('GET /command/detections', () => {
     const person = await list(operatorA.token, `?actor_id=${victimA.userId}`);
     expect(person.map((d) => d.rule_id).sort()).toEqual(['refresh-token-replay', 'repeated-sign-in-failures']);
     const agent = await list(operatorA.token, `?actor_id=${agentId}`);
-    expect(agent.map((d) => [d.rule_id, d.group_key])).toEqual([['agent-blast-radius-breaker', `agent:${agentId}`]]);
+    // Every detection about the agent: the breaker's, the kill switch's it engaged, and the task scope's.
+    expect(agent.map((d) => d.rule_id).sort()).toEqual([
+      'agent-blast-radius-breaker',
+      'agent-kill-switch-changed',
+      'agent-task-scope-exceeded',
+    ]);
+    for (const detection of agent) expect(detection.group_key.startsWith(`agent:${agentId}`)).toBe(true);
     // A group key narrowed by a further part (one group per credential) is still the agent's.
     const stale = await list(operatorA.token, `?actor_id=${staleAgentId}`);
     expect(stale.map((d) => d.rule_id)).toEqual(['agent-credential-stale']);

@@ -47,3 +47,15 @@ export function newAccount(label = 'user') {
     organization_name: `Org ${unique}`,
   };
 }
+
+/** Headers that differ between any two answers (the clock, the request id, the connection). */
+const PER_REQUEST_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
+
+/**
+ * What a client can tell of an answer, for "identical to an unknown path" checks: the status, the body and every
+ * header but the per-request ones.
+ */
+export function observableAnswer(res: JsonResponse) {
+  const headers = Object.fromEntries([...res.headers].filter(([name]) => !PER_REQUEST_HEADERS.has(name)));
+  return { status: res.status, text: res.text, headers };
+}

@@ -105,18 +105,23 @@ function redisLiveStream(redisUrl: string, channel: string): LiveStream {
   });
   publisher.on('error', () => {});
   subscriber.on('error', () => {});
+  const subscribe = () =>
+    (subscribing ??= subscriber.subscribe(channel).catch((error: unknown) => {
+      subscribing = undefined;
+      throw error;
+    }));
   return {
     async publish(event) {
       await publisher.publish(channel, JSON.stringify(event));
     },
-    subscribe: local.subscribe,
+    subscribe(listener, lost) {
+      // Hearing the other nodes starts with the first subscriber; `ready` tells when it is established.
+      subscribe().catch(() => undefined);
+      return local.subscribe(listener, lost);
+    },
     async ready() {
       local.ensureOpen();
-      subscribing ??= subscriber.subscribe(channel).catch((error: unknown) => {
-        subscribing = undefined;
-        throw error;
-      });
-      await withTimeout(subscribing, 'Redis');
+      await withTimeout(subscribe(), 'Redis');
     },
     async close() {
       local.close();
@@ -166,7 +171,11 @@ function databaseLiveStream(database: LiveDatabase): LiveStream {
       const message = Buffer.byteLength(json) > NOTIFY_PAYLOAD_MAX_BYTES ? `@${event.id}` : json;
       await database.db.execute(sql`select pg_notify(${LIVE_EVENTS_CHANNEL}, ${prefix + message})`);
     },
-    subscribe: local.subscribe,
+    subscribe(listener, lost) {
+      // Hearing the other nodes starts with the first subscriber; `ready` tells when it is established.
+      listen().catch(() => undefined);
+      return local.subscribe(listener, lost);
+    },
     async ready() {
       local.ensureOpen();
       await listen();

@@ -9,6 +9,6 @@ export interface CommandDeps {
   transactions: Transactions;
   events: Events;
   clock: Clock;
-  /** The platform-operator organization (reads across organizations), if one exists. */
-  platformOperator: (q: Queryable) => Promise<{ id: string } | undefined>;
+  /** Whether an organization is the platform operator's (whose callers read across organizations). */
+  isPlatformOperator: (tenantId: string) => Promise<boolean>;
 }

@@ -12,18 +12,8 @@ export interface ReadScope {
   platformOperator: boolean;
 }
 
-// The platform-operator organization never changes once it exists, so a found id is kept for the deps' lifetime.
-const platformIds = new WeakMap<CommandDeps, string>();
-
 /** Whether an organization is the platform operator's. */
-export async function isPlatformOperator(deps: CommandDeps, tenantId: string): Promise<boolean> {
-  let id = platformIds.get(deps);
-  if (!id) {
-    id = (await deps.transactions.system((tx) => deps.platformOperator(tx)))?.id;
-    if (id) platformIds.set(deps, id);
-  }
-  return id === tenantId;
-}
+export const isPlatformOperator = (deps: CommandDeps, tenantId: string) => deps.isPlatformOperator(tenantId);
 
 /**
  * The scope of a read (Part B 4.8): a caller reads its own organization. A caller of the platform-operator
