@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Queryable, Transactions } from '../../kernel/db/index.js';
+import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 
 /** What every Command Center route needs: it reads the kernel's events, audit chain and detections (no second log). */
