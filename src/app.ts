@@ -497,7 +497,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
 function platformOperatorCheck(deps: Deps): (tenantId: string) => Promise<boolean> {
   let platformId: string | undefined;
   return async (tenantId) => {
-    platformId ??= (await deps.transactions.system((tx) => deps.organizations.platformOperator(tx)))?.id;
+    // One statement, outside a transaction: an installation without one asks on each platform-only call.
+    platformId ??= (await deps.transactions.systemRead((q) => deps.organizations.platformOperator(q)))?.id;
     return platformId === tenantId;
   };
 }
