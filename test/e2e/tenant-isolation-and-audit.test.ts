@@ -49,6 +49,29 @@ describe('row-level security', () => {
     expect(counts).toEqual([{ sessions: 0, memberships: 0, audit: 0 }]);
   });
 
+  it('a tenant read transaction sees its own rows only and refuses every write, its own rows included', async () => {
+    const a = await tenantOfNewAccount();
+    const b = await tenantOfNewAccount();
+    const seen = await svc.deps.transactions.tenantRead(a, (tx) =>
+      rows<{ tenant_id: string }>(tx, sql`select distinct tenant_id from sessions`),
+    );
+    expect(seen.map((r) => r.tenant_id)).toEqual([a]);
+    const refused = await svc.deps.transactions
+      .tenantRead(a, (tx) =>
+        tx.execute(sql`update sessions set revoked_at = now() where tenant_id = ${a} returning id`),
+      )
+      .then(
+        () => undefined,
+        (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
+      );
+    expect(refused).toMatch(/read-only transaction/);
+    const live = await rows<{ live: number }>(
+      svc.deps.database.db,
+      sql`select count(*)::int as live from sessions where tenant_id in (${a}, ${b}) and revoked_at is null`,
+    );
+    expect(live[0]!.live).toBeGreaterThanOrEqual(2);
+  });
+
   it('refuses to write a row of another tenant from a tenant transaction', async () => {
     const a = await tenantOfNewAccount();
     const b = await tenantOfNewAccount();

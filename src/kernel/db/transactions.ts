@@ -22,6 +22,11 @@ export interface Transactions {
    */
   tenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * `tenant` for reads only: the transaction is read-only (PostgreSQL refuses any write in it), so it cannot change
+   * auth state and skips the barrier check, one statement fewer than `tenant`. For read planes (the Command Center).
+   */
+  tenantRead<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
    * A transaction without a tenant: registry look-ups (organization by slug, a token by its hash) and
    * platform-operator reads. Every use is explicit in a service and says why.
    */
@@ -70,7 +75,7 @@ export interface OpenedBarrier {
 export function createTransactions(db: Db): Transactions {
   const commitListeners: Array<(tenantIds: ReadonlySet<string>) => void> = [];
   let authStateBarrier: AuthStateBarrier | undefined;
-  async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string): Promise<T> {
+  async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string, readOnly = false): Promise<T> {
     const hooks: Hook[] = [];
     const tenants = new Set<string>();
     let barrier: OpenedBarrier | undefined;
@@ -80,9 +85,10 @@ export function createTransactions(db: Db): Transactions {
       result = await db.transaction(async (tx) => {
         afterCommitHooks.set(tx as Tx, hooks);
         enteredTenants.set(tx as Tx, tenants);
-        if (tenantId) await enterTenant(tx as Tx, tenantId);
+        if (readOnly && tenantId) await enterTenantReadOnly(tx as Tx, tenantId);
+        else if (tenantId) await enterTenant(tx as Tx, tenantId);
         const value = await work(tx as Tx);
-        if (authStateBarrier) {
+        if (authStateBarrier && !readOnly) {
           barrier = authStateBarrier.open();
           changedAuthState = await notifyBarrierIfChanged(tx as Tx, authStateBarrier.channel, barrier.payload);
         }
@@ -108,8 +114,17 @@ export function createTransactions(db: Db): Transactions {
     enteredTenants.get(tx)?.add(tenantId);
     await tx.execute(sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${tenantId}, true)`);
   }
+  /** `enterTenant` and read-only in one statement (the function form of `SET TRANSACTION READ ONLY`). */
+  async function enterTenantReadOnly(tx: Tx, tenantId: string): Promise<void> {
+    enteredTenants.get(tx)?.add(tenantId);
+    await tx.execute(
+      sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${tenantId}, true),
+          set_config('transaction_read_only', 'on', true)`,
+    );
+  }
   return {
     tenant: (tenantId, work) => run(work, tenantId),
+    tenantRead: (tenantId, work) => run(work, tenantId, true),
     system: (work) => run(work),
     enterTenant,
     systemRead: (work) => work(db),

@@ -37,10 +37,10 @@ export async function readScope(
 }
 
 /**
- * Runs a read within a scope: a tenant transaction for one organization (row-level security backs the query's own
+ * Runs a read within a scope: a read-only tenant transaction for one organization (row-level security backs the query's own
  * `tenant_id` filter), a system transaction for every organization (the platform operator's explicit cross-tenant
  * read, ARCHITECTURE.md).
  */
 export function readWithin<T>(deps: CommandDeps, scope: ReadScope, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return scope.tenantId === null ? deps.transactions.system(work) : deps.transactions.tenant(scope.tenantId, work);
+  return scope.tenantId === null ? deps.transactions.system(work) : deps.transactions.tenantRead(scope.tenantId, work);
 }
