@@ -369,7 +369,7 @@ async function commandServices(transactions, platformId) {
     dist('modules/command/detections-service.js'),
     dist('modules/command/compliance-service.js'),
   ]);
-  const deps = { transactions, clock: { now: () => new Date() }, platformOperator: async () => ({ id: platformId }) };
+  const deps = { transactions, clock: { now: () => new Date() }, isPlatformOperator: async (id) => id === platformId };
   return {
     events: createEventsReader(deps),
     detections: createDetectionsService(deps),
@@ -385,7 +385,10 @@ async function captureStatements(principal, platformId, requests) {
   const { drizzle } = await import('drizzle-orm/node-postgres');
   let captured = [];
   const db = drizzle(direct, { logger: { logQuery: (text, values) => captured.push({ text, values }) } });
-  const services = await commandServices({ tenant: (_id, work) => work(db), system: (work) => work(db) }, platformId);
+  const services = await commandServices(
+    { tenant: (_id, work) => work(db), tenantRead: (_id, work) => work(db), system: (work) => work(db) },
+    platformId,
+  );
   const out = {};
   for (const [name, request] of Object.entries(requests)) {
     captured = [];
