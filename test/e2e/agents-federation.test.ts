@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
+import { REFUSAL_ANSWERED_AFTER_MS } from '../../src/modules/agents/federation-exchange.js';
 import { mintAgentToken } from '../support/agent-tokens.js';
 import { registerAgent } from '../support/agents.js';
 import {
@@ -496,7 +497,10 @@ describe('federated exchange', () => {
     const answers: Array<{ name: string; res: JsonResponse }> = [];
     for (const c of cases) {
       const before = new Set((await refusedSoFar()).map((event) => event.id));
+      const sent = performance.now();
       const res = await exchange(c.tenant ?? owner.slug, c.token, c.dpop ? { DPoP: c.dpop } : {});
+      // Timing too: no refusal is answered before the fixed instant every refusal waits for.
+      expect([c.name, performance.now() - sent >= REFUSAL_ANSWERED_AFTER_MS]).toEqual([c.name, true]);
       answers.push({ name: c.name, res });
       await svc.deps.afterAnswer.drain();
       const recorded = (await refusedSoFar()).filter((event) => !before.has(event.id));

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt, type JWTPayload } from 'jose';
 import type { Config } from '../../config.js';
 import type { AfterAnswer } from '../../kernel/after-answer.js';
@@ -32,6 +33,12 @@ export const FEDERATED_FAILURES_PER_ISSUER: LimitPolicy = {
   points: 30,
   durationSeconds: 900,
 };
+
+/**
+ * A refused exchange is answered this long after it began (real time, not the service clock), whatever failed: far
+ * above any refusal's own work on an ordinary node (about 10 ms), so no cause answers sooner than another.
+ */
+export const REFUSAL_ANSWERED_AFTER_MS = 100;
 
 /** Longest attestation lifetime, `exp - iat` (Part B 8). */
 export const MAX_ATTESTATION_LIFETIME_SECONDS = 3600;
@@ -110,6 +117,7 @@ export function createFederatedExchange(deps: {
       context: { ip: string; dpopProof: string | string[] | undefined; method: string; url: string },
     ): Promise<AgentTokenResponse> {
       await deps.throttles.admitAddress(context.ip);
+      const started = performance.now();
       const slug = input.tenant.trim().toLowerCase();
       const token = input.subjectToken;
       const iss = claimedIssuer(token);
@@ -158,6 +166,9 @@ export function createFederatedExchange(deps: {
       /** Moves both brakes, records the reason for a known organization after the answer, answers the 401. */
       const refused = async (why: string): Promise<HttpError> => {
         await Promise.all(brakes.map(({ policy, key }) => limiter.consume(policy, key)));
+        // Every path does the same work, but not to the microsecond (a replayed jti's attestation passed every check
+        // before its spend was refused): every refusal is answered at the same instant after the request began.
+        await delay(Math.max(0, started + REFUSAL_ANSWERED_AFTER_MS - performance.now()));
         if (found) {
           const data = {
             reason: why,
