@@ -5,7 +5,7 @@ import { agentAccessToken } from '../support/agent-tokens.js';
 import { delegate, registerAgent } from '../support/agents.js';
 import { type JsonResponse, request } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
-import { startService, type TestService } from '../support/service.js';
+import { startSecondNode, startService, type TestService } from '../support/service.js';
 
 // The blast-radius breaker (issue 20 item 7; Part B 4.2, 8): an agent's hourly write budget (200 on the free plan)
 // and refusal allowance (50); exhausting either engages its kill switch with no person named and raises one
@@ -106,6 +106,43 @@ describe('blast-radius breaker', () => {
     expect(changes[0]!.data).toMatchObject({ by: null });
     expect(await detectionsOf(owner.tenantId, 'agent-kill-switch-changed')).toHaveLength(1);
   });
+
+  // Without Redis each node counts alone (docs/operating.md: several API nodes need REDIS_URL).
+  it.skipIf(!process.env.REDIS_URL)(
+    'counts the writes of every node into one budget (Redis): the first write over it trips, on either node',
+    async () => {
+      const owner = await signUpOwner(svc.url, 'breakernodes');
+      const agent = await agentHolding(owner, ['tenant:manage']);
+      const budget = await request(api(`/agents/${agent.agentId}`), {
+        method: 'PATCH',
+        token: owner.token,
+        json: { write_budget_per_hour: 10 },
+      });
+      expect(budget.status, budget.text).toBe(200);
+      const second = await startSecondNode(svc);
+      try {
+        const onSecond = () => {
+          flip = !flip;
+          return request(`${second.url}/api/v1/tenants/config/auth.social_login_enabled`, {
+            method: 'PATCH',
+            token: agent.token,
+            json: { value: flip },
+          });
+        };
+        const writes: JsonResponse[] = [];
+        for (let i = 0; i < 5; i++) writes.push(await changeSetting(agent.token), await onSecond());
+        expect(statuses(writes)).toEqual([200]);
+        const over = await onSecond();
+        expect(over.status).toBe(403);
+        expect(over.body.detail).toMatch(/blast-radius breaker/);
+        expect((await agentRecord(owner, agent.agentId)).kill_switch.reason).toBe(
+          'blast-radius breaker: more than 10 writes in an hour',
+        );
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
   it('stops an agent at its 51st refused action of the hour', async () => {
     const owner = await signUpOwner(svc.url, 'breakerrefusals');
