@@ -278,7 +278,10 @@ describe('task tokens', () => {
       (e) => e.actor_id === narrow.agent_id,
     );
     expect(refused).toHaveLength(2);
-    expect(refused[1]).toMatchObject({ actor_type: 'agent', data: { task: 'Run the organization' } });
+    expect(refused.map((e) => [e.actor_type, e.data.task]).sort()).toEqual([
+      ['agent', 'Manage members'],
+      ['agent', 'Run the organization'],
+    ]);
     const [detection] = await rows<{ group_key: string; count: number; severity: string }>(
       svc.deps.database.db,
       sql`select group_key, count, severity from detections
