@@ -15,8 +15,14 @@ const AJV_OPTIONS = { allErrors: false, removeAdditional: false } as const;
  * accept `"true"` or `1` where a boolean is required (a consent checkbox) or store `42` as the name "42", so
  * bodies are validated strictly.
  */
+/**
+ * One pool for the process: it keys its compilers by the shared schemas and the options, so a route reuses the
+ * compiler of the routes before it. Fastify asks for a validator compiler again for every route once any shared
+ * schema was added (`addSchema`); a pool made per call would build two new Ajv instances for each route.
+ */
+const pool = AjvCompiler() as unknown as (schemas: Record<string, unknown>, options: Options) => Compile;
+
 function buildValidator(externalSchemas: Record<string, unknown>, options: Options = {}): Compile {
-  const pool = AjvCompiler() as unknown as (schemas: Record<string, unknown>, options: Options) => Compile;
   const custom = { ...options.customOptions, ...AJV_OPTIONS };
   const coercing = pool(externalSchemas, { ...options, customOptions: { ...custom, coerceTypes: 'array' } });
   const strict = pool(externalSchemas, { ...options, customOptions: { ...custom, coerceTypes: false } });
