@@ -85,6 +85,7 @@ import {
   membershipPersonalData,
   registerMemberRoutes,
 } from './modules/members/index.js';
+import { createManifests, type Manifests, registerManifestRoutes } from './modules/manifests/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createMfaService, createSecondFactorGate, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
 import {
@@ -151,6 +152,8 @@ export interface Deps {
   organizations: OrganizationService;
   settings: SettingsService;
   members: MembersService;
+  /** IAM manifests (Part B 2.4, 4.6): plan, request-approval, apply; `testHooks` work only when SVC_ENV=test. */
+  manifests: Manifests;
   pricing: PricingService;
   sessions: SessionService;
   /**
@@ -379,6 +382,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
     });
     personalData.add(membershipPersonalData(organizations));
+    const manifests = createManifests({ config, transactions, events, clock, members, testHooks: {} });
     personalData.add(approvalsPersonalData);
     const pricing = createPricingService({ transactions, organizations, clock });
     const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });
@@ -455,6 +459,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       organizations,
       settings,
       members,
+      manifests,
       pricing,
       sessions,
       revocation,
@@ -581,6 +586,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const { transactions, events, clock } = deps;
   registerApprovalRoutes(app, { config, transactions, events, clock });
   registerContentApprovalRoutes(app, { config, transactions, events, clock });
+  registerManifestRoutes(app, { manifests: deps.manifests.service });
   registerCommandRoutes(app, {
     ...{ config, transactions, events, clock },
     isPlatformOperator,

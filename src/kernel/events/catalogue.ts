@@ -313,6 +313,14 @@ export const EVENT_TYPES: readonly EventType[] = [
     webhook: false,
   },
   { name: 'approval.denied', description: 'An approval request was denied', webhook: false },
+  // IAM manifests (issue 23): each step of an apply, audited with the manifest hash as correlation_id.
+  {
+    name: 'manifest.step_applied',
+    description: 'One step of an approved IAM manifest was applied (role, invite, resource binding or SSO scaffold)',
+    webhook: false,
+  },
+  { name: 'manifest.step_failed', description: 'A step of an IAM manifest failed; applying again resumes', webhook: false },
+  { name: 'manifest.applied', description: 'Every step of an approved IAM manifest is applied', webhook: false },
   {
     name: 'approval.approval_recorded',
     description: "A person approved an approval request that still needs another person's approval",

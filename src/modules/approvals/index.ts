@@ -3,6 +3,8 @@ export type { ApprovalsDeps } from './deps.js';
 export { type ParkOutcome, type ParkRequest, parkAction } from './park.js';
 export { approvalsPersonalData } from './personal-data.js';
 export { registerApprovalRoutes } from './routes.js';
+// For the manifests module's asks (issue 23): manifest asks are rows of this table, decided here, spent by apply.
+export { approvalRequests } from './schema.js';
 export {
   APPROVAL_TTL_MS,
   type ApprovalStatus,
@@ -11,3 +13,4 @@ export {
   requiredApprovalsFor,
   TWO_PERSON_RISK,
 } from './status.js';
+export { type ApprovalRequestRow, consumeApproved, decisionsOn, insertAsk, insertDecision } from './store.js';
