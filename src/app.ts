@@ -101,6 +101,7 @@ import {
 } from './modules/oidc/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
+import { registerPaymentRoutes } from './modules/payments/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
 import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
 import { createSaml, registerSamlRoutes, type Saml, samlBrowserBinding } from './modules/saml/index.js';
@@ -590,6 +591,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerCommandRoutes(app, {
     ...{ config, transactions, events, clock },
     isPlatformOperator,
+  });
+  registerPaymentRoutes(app, {
+    ...{ config, transactions, events, clock, keyring: deps.keyring },
+    ...{ mfa: deps.mfa, passkeys: deps.passkeys, sessions: deps.sessions },
   });
   registerWebPages(app, deps);
   await app.ready();

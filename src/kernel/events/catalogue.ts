@@ -326,6 +326,24 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: "A person approved an approval request that still needs another person's approval",
     webhook: false,
   },
+  // Payment step-up (issue 25): elevations bound to one operation; never an amount in the data.
+  {
+    name: 'elevation.opened',
+    description: 'A person opened a step-up or SCA elevation for one operation',
+    webhook: false,
+  },
+  {
+    name: 'elevation.factor_accepted',
+    description: 'A correct factor was recorded on an SCA elevation that still needs another factor category',
+    webhook: false,
+  },
+  { name: 'elevation.verified', description: 'An elevation was satisfied by the factors it needs', webhook: false },
+  { name: 'elevation.failed', description: 'A wrong factor burned one of an elevation’s attempts', webhook: false },
+  {
+    name: 'elevation.consumed',
+    description: 'A payment back end spent a satisfied elevation, once, and received its signed attestation',
+    webhook: false,
+  },
 ];
 
 const BY_NAME = new Map(EVENT_TYPES.map((type) => [type.name, type]));

@@ -161,6 +161,24 @@ export function createMfaService(deps: {
     /** Whether the account has TOTP enabled (other sign-in modules ask before sensitive changes). */
     isEnabled: (userId: string): Promise<boolean> => transactions.systemRead((q) => store.isEnabled(q, userId)),
 
+    /**
+     * A TOTP code of the account's enabled factor for another module's step-up (payment step-up), in the caller's
+     * transaction: accepted once across sign-ins and step-ups alike (its step must be later than the last accepted
+     * one), counted against the same wrong-code budget (429 once spent; a right code gives its point back after
+     * commit). Recovery codes are not accepted here. False for a wrong or replayed code, or no enabled factor.
+     */
+    async acceptStepUpCode(tx: Tx, userId: string, code: string): Promise<boolean> {
+      key();
+      await spendAttempt(userId);
+      const factor = await store.factorOf(tx, userId);
+      const trimmed = code.trim();
+      if (!factor?.enabledAt || !isTotpCode(trimmed) || (await acceptCode(tx, factor, trimmed)) !== 'totp') {
+        return false;
+      }
+      afterCommit(tx, () => refundAttempt(userId));
+      return true;
+    },
+
     /** Part A 4.2 `GET /mfa/status`. */
     async status(principal: Principal): Promise<MfaStatus> {
       key();

@@ -6,7 +6,7 @@ import {
 } from '@simplewebauthn/server';
 import type { AfterAnswer } from '../../kernel/after-answer.js';
 import { addMs, type Clock } from '../../kernel/clock.js';
-import type { Transactions } from '../../kernel/db/index.js';
+import type { Queryable, Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
@@ -229,6 +229,41 @@ export function createPasskeySignIn(deps: {
         );
       });
       return result ?? refuse(context);
+    },
+
+    /** The account's passkeys' credential ids (a step-up's `allowCredentials`, and whether it has one). */
+    async credentialIdsOf(q: Queryable, userId: string): Promise<string[]> {
+      return (await store.credentialsOf(q, userId)).map((row) => row.credentialId);
+    },
+
+    /**
+     * A step-up assertion (payment step-up): one of the account's own passkeys answering `challenge`, which the
+     * caller issued and spends itself. Checked as a sign-in's is (signature, origin, RP ID, the counter moving
+     * forward, a suspected clone recorded in `tenantId`), the counter advanced with `q`. Undefined when refused.
+     */
+    async verifyOwnAssertion(
+      q: Queryable,
+      input: { tenantId: string; userId: string; response: AuthenticationResponseJSON; challenge: string },
+    ): Promise<{ userVerified: boolean; credentialId: string } | undefined> {
+      const credential = await store.credentialByCredentialId(q, input.response.id);
+      if (!credential || credential.userId !== input.userId) return undefined;
+      const info = await verifyAssertion(input.response, input.challenge, credential);
+      if (!info) return undefined;
+      if (counterWentBack(credential.counter, info.newCounter)) {
+        const member = await signInSubject(q, { tenantId: input.tenantId, userId: input.userId });
+        deps.afterAnswer.run(
+          () => recordClone(credential, member, info.newCounter),
+          (error) => deps.logger.warn({ err: error.message }, 'suspected passkey clone not recorded'),
+        );
+        return undefined;
+      }
+      const advanced = await store.advanceCounter(q, {
+        id: credential.id,
+        expected: credential.counter,
+        counter: info.newCounter,
+        now: clock.now(),
+      });
+      return advanced ? { userVerified: info.userVerified, credentialId: credential.credentialId } : undefined;
     },
   };
 }

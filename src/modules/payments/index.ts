@@ -1,0 +1,2 @@
+export type { PaymentsDeps } from './deps.js';
+export { registerPaymentRoutes } from './routes.js';
