@@ -99,6 +99,7 @@ import {
   registerOAuthClientRoutes,
   registerOAuthProviderRoutes,
 } from './modules/oidc/index.js';
+import { registerOperatorPlane } from './modules/operator/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { registerPaymentRoutes } from './modules/payments/index.js';
@@ -591,6 +592,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerCommandRoutes(app, {
     ...{ config, transactions, events, clock },
     isPlatformOperator,
+  });
+  registerOperatorPlane(app, {
+    ...{ config, transactions, events, clock },
+    ...{ limiter: deps.limiter, settings: deps.settings, pricing: deps.pricing },
+    secretKey: resolveSecretKey(config),
   });
   registerPaymentRoutes(app, {
     ...{ config, transactions, events, clock, keyring: deps.keyring },

@@ -1,5 +1,7 @@
+import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 
 /** A configuration value that stops the start. The message names the variable, in one line. */
 export class ConfigError extends Error {}
@@ -66,6 +68,10 @@ export interface Config {
    * all three or none; ignored once a platform-operator organization exists.
    */
   bootstrap: { email: string; passwordFile: string; organization: string } | undefined;
+  /** LICENCE_SIGNING_KEY_FILE: licences answer 503 while it is unset (Part B 4.10). */
+  licenceSigningKey: LicenceSigningKey | undefined;
+  /** RELEASE_STORE (default `DATA_DIR/releases` when DATA_DIR is set): release downloads answer 503 while unset. */
+  releaseStore: ReleaseStoreConfig | undefined;
   egressTest: {
     /** host name -> loopback `host:port`, honoured only when SVC_ENV=test. */
     routes: Map<string, { host: string; port: number }>;
@@ -75,6 +81,27 @@ export interface Config {
 }
 
 export type FlagName = keyof Config['flags'];
+
+/** The licence signing key (Part B operator plane): a PKCS#8 PEM and the JWS algorithm it signs with. */
+export interface LicenceSigningKey {
+  file: string;
+  pem: string;
+  alg: 'EdDSA' | 'ES256';
+}
+
+/** Where release objects live (ARCHITECTURE.md "Licence signing"): a directory the service serves, or S3. */
+export type ReleaseStoreConfig =
+  | { kind: 'file'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Prepended to every object key; empty or ending in `/`. */
+      prefix: string;
+      endpoint: string | undefined;
+      region: string;
+      /** Both or neither: without them the AWS SDK's default credential chain applies. */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
 
 type Env = Record<string, string | undefined>;
 
@@ -297,6 +324,62 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: metricsConfig(env, host),
     bootstrap,
     egressTest: { routes, caFile, ca },
+    licenceSigningKey: licenceSigningKey(env),
+    releaseStore: releaseStore(env),
+  };
+}
+
+/** LICENCE_SIGNING_KEY_FILE: a private key in PEM, Ed25519 (EdDSA) or P-256 (ES256); anything else stops the start. */
+function licenceSigningKey(env: Env): LicenceSigningKey | undefined {
+  const file = env.LICENCE_SIGNING_KEY_FILE?.trim();
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(`LICENCE_SIGNING_KEY_FILE: cannot read ${file}`);
+  }
+  let key: ReturnType<typeof createPrivateKey>;
+  try {
+    key = createPrivateKey(text);
+  } catch {
+    throw new ConfigError('LICENCE_SIGNING_KEY_FILE: not a PEM private key');
+  }
+  const pem = key.export({ format: 'pem', type: 'pkcs8' }).toString();
+  if (key.asymmetricKeyType === 'ed25519') return { file, pem, alg: 'EdDSA' };
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') {
+    return { file, pem, alg: 'ES256' };
+  }
+  throw new ConfigError('LICENCE_SIGNING_KEY_FILE: expected an Ed25519 or P-256 (ES256) private key');
+}
+
+/**
+ * RELEASE_STORE: `file://<dir>` or `s3://bucket/prefix` (with S3_ENDPOINT, S3_REGION, AWS_ACCESS_KEY_ID,
+ * AWS_SECRET_ACCESS_KEY). Unset: `DATA_DIR/releases` when DATA_DIR is set, else no store (downloads 503).
+ */
+function releaseStore(env: Env): ReleaseStoreConfig | undefined {
+  const raw = env.RELEASE_STORE?.trim();
+  if (!raw) return env.DATA_DIR ? { kind: 'file', dir: join(env.DATA_DIR, 'releases') } : undefined;
+  if (raw.startsWith('file://')) {
+    const dir = raw.slice('file://'.length);
+    if (!dir) throw new ConfigError('RELEASE_STORE: file:// needs a directory, e.g. file:///var/lib/svc/releases');
+    return { kind: 'file', dir };
+  }
+  const s3 = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+  if (!s3) throw new ConfigError('RELEASE_STORE: expected file://<dir> or s3://<bucket>/<prefix>');
+  const prefix = (s3[2] ?? '').replace(/^\/+/, '');
+  const accessKeyId = env.AWS_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new ConfigError('AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: set both, or neither (the SDK default chain)');
+  }
+  return {
+    kind: 's3',
+    bucket: s3[1]!,
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region: env.S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
   };
 }
 

@@ -313,6 +313,29 @@ export const EVENT_TYPES: readonly EventType[] = [
     webhook: false,
   },
   { name: 'approval.denied', description: 'An approval request was denied', webhook: false },
+  // The operator plane (issue 27): the platform operator's commercial side, audited where it takes effect.
+  { name: 'tenant.plan_changed', description: "A platform operator set an organization's plan", webhook: false },
+  {
+    name: 'operator_setting.changed',
+    description: 'A platform operator changed one of the settings it imposes on an organization',
+    webhook: false,
+  },
+  { name: 'pricing.updated', description: 'A platform operator replaced the pricing content', webhook: false },
+  { name: 'licence.issued', description: 'A platform operator issued a signed licence', webhook: false },
+  { name: 'licence.revoked', description: 'A platform operator revoked a licence', webhook: false },
+  {
+    name: 'distribution_credential.issued',
+    description: 'A release download credential was issued for a licence',
+    webhook: false,
+  },
+  {
+    name: 'distribution_credential.revoked',
+    description: 'A release download credential was revoked',
+    webhook: false,
+  },
+  { name: 'release.published', description: 'A release was added to the catalogue', webhook: false },
+  { name: 'release.yanked', description: 'A release was yanked: it stays listed, downloads refuse it', webhook: false },
+  { name: 'release.downloaded', description: 'A distribution credential was sent to a release object', webhook: false },
   // IAM manifests (issue 23): each step of an apply, audited with the manifest hash as correlation_id.
   {
     name: 'manifest.step_applied',

@@ -1,4 +1,5 @@
 export { registerPricingRoutes } from './routes.js';
+export { CapsSchema, PricingContentSchema } from './schemas.js';
 export {
   createPricingService,
   type Entitlements,

@@ -2,7 +2,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { Principal } from '../../kernel/auth/index.js';
 import { isPlanCode, PLANS, type PlanCaps, type PlanCode, planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Transactions } from '../../kernel/db/index.js';
+import type { Transactions, Tx } from '../../kernel/db/index.js';
 import { unprocessable } from '../../kernel/http/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import { type PlanContent, type PricingContent, PricingContentSchema, type PricingDocument } from './schemas.js';
@@ -51,22 +51,34 @@ export function createPricingService(deps: {
      * Part A 2.16 (a plan code the catalogue lacks, a missing field) or a plan code given twice, so a bad
      * replacement never breaks the public document.
      */
-    async replace(content: PricingContent, updatedBy: string): Promise<void> {
+    async replace(
+      content: PricingContent,
+      updatedBy: string,
+      /** Runs in the same transaction after the write (the operator plane's audit event). */
+      alsoInTransaction?: (tx: Tx) => Promise<void>,
+    ): Promise<void> {
       const [issue] = Value.Errors(PricingContentSchema, content);
       if (issue)
         throw unprocessable(`${issue.path.replace(/^\//, '').replaceAll('/', '.') || 'content'}: ${issue.message}`);
       const codes = content.plans.map((plan) => plan.plan_code);
       const repeated = codes.find((code, i) => codes.indexOf(code) !== i);
       if (repeated) throw unprocessable(`plans: plan_code ${repeated} appears twice`);
-      await transactions.system((tx) =>
-        store.replaceContent(tx, {
+      await transactions.system(async (tx) => {
+        await store.replaceContent(tx, {
           currency: content.currency,
           note: content.note,
           plans: content.plans,
           updatedAt: clock.now(),
           updatedBy,
-        }),
-      );
+        });
+        await alsoInTransaction?.(tx);
+      });
+    },
+
+    /** For the operator plane: the whole editorial content, unpublished plans included (read from the database). */
+    async content(): Promise<PricingContent> {
+      const row = await transactions.systemRead((q) => store.currentContent(q));
+      return { currency: row?.currency ?? 'USD', note: row?.note ?? '', plans: (row?.plans ?? []) as PlanContent[] };
     },
 
     /** `GET /entitlements`: the features and caps of the caller's organization's plan. */
