@@ -100,6 +100,7 @@ import {
   registerOAuthProviderRoutes,
 } from './modules/oidc/index.js';
 import { registerOperatorPlane } from './modules/operator/index.js';
+import { createOnboarding, type Onboarding, registerOnboardingRoutes } from './modules/onboarding/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { registerPaymentRoutes } from './modules/payments/index.js';
@@ -202,6 +203,8 @@ export interface Deps {
     /** Federated issuers, bindings and `POST /agents/token/federated` (Part B 2.2, 4.1). */
     federation: Federation;
   };
+  /** Agent onboarding (Part B 4.5): invite codes, the bootstrap handshake and the hosted verification. */
+  onboarding: Onboarding;
   /**
    * Stops this instance's own work and lets go of its connections: first the work left running after answers
    * (it may still write, mail or count), then the usage meter's last write, Redis, mail, a key re-read still
@@ -430,6 +433,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         ...{ plainMintRecords, states: agentStates },
       }),
     };
+    const onboarding = createOnboarding({
+      ...{ config, transactions, events, clock, limiter, mailer, dns, accounts, organizations, passkeys, sessions },
+      agentAdmin: agents.admin,
+    });
     const social = createSocial({
       ...{ config, transactions, events, clock, egress, limiter, settings, sessions, organizations, accounts },
       ...{ passkeys, notify, personalData, logger },
@@ -484,6 +491,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       saml,
       social,
       agents,
+      onboarding,
       close() {
         closing ??= (async () => {
           for (const close of [...closers].reverse()) await close();
@@ -602,6 +610,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     ...{ config, transactions, events, clock, keyring: deps.keyring },
     ...{ mfa: deps.mfa, passkeys: deps.passkeys, sessions: deps.sessions },
   });
+  registerOnboardingRoutes(app, deps.onboarding);
   registerWebPages(app, deps);
   await app.ready();
   return app;

@@ -5,6 +5,7 @@ import type { EarlyAccessService } from '../modules/early-access/index.js';
 import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MembersService } from '../modules/members/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
+import type { Onboarding } from '../modules/onboarding/index.js';
 import type { OpenIdProvider } from '../modules/oidc/index.js';
 import type { PasskeyService } from '../modules/passkeys/index.js';
 import type { SessionService } from '../modules/sign-in/index.js';
@@ -13,6 +14,7 @@ import { registerEarlyAccessConfirmPage } from './early-access-confirm-page.js';
 import { registerInvitePage } from './invite-page.js';
 import { registerMagicLinkPage } from './magic-link-page.js';
 import { registerOidcPages } from './oidc-pages.js';
+import { registerOnboardVerifyPage } from './onboard-verify-page.js';
 import { registerPasskeysPage } from './passkeys-page.js';
 import { registerResetPasswordPage } from './reset-password-page.js';
 import { registerSsoLinkPage } from './sso-link-page.js';
@@ -32,6 +34,7 @@ export interface WebDeps {
   sessions: SessionService;
   accessTokens: AccessTokens;
   sso: { confirmLink(token: string): Promise<void> };
+  onboarding: Onboarding;
 }
 
 /**
@@ -45,6 +48,7 @@ export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
   registerInvitePage(app, { members: deps.members, csrf });
   registerEarlyAccessConfirmPage(app, { earlyAccess: deps.earlyAccess, csrf });
   registerSsoLinkPage(app, { sso: deps.sso, csrf });
+  registerOnboardVerifyPage(app, { onboarding: deps.onboarding, csrf, baseUrl: deps.config.baseUrl });
 
   registerPasskeysPage(app, { config: deps.config });
   const continueAuthorization = registerOidcPages(app, {

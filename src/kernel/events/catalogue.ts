@@ -349,6 +349,18 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: "A person approved an approval request that still needs another person's approval",
     webhook: false,
   },
+  // Agent onboarding (issue 23): invite codes, bootstrap attempts and their hosted verification.
+  { name: 'onboarding_invite.issued', description: 'The platform operator issued an onboarding invite code', webhook: false },
+  { name: 'onboarding_invite.revoked', description: 'The platform operator revoked an onboarding invite code', webhook: false },
+  { name: 'onboarding.started', description: 'An agent began onboarding an organization for a person', webhook: false },
+  {
+    name: 'onboarding.email_confirmed',
+    description: 'The person confirmed their email: the organization exists, quarantined until approval',
+    webhook: false,
+  },
+  { name: 'onboarding.approved', description: 'The person approved the onboarding: quarantine lifted', webhook: false },
+  { name: 'onboarding.denied', description: 'The person denied the onboarding: everything it made was removed', webhook: false },
+  { name: 'onboarding.released', description: "The onboarding agent's credential was released to its poll", webhook: false },
   // Payment step-up (issue 25): elevations bound to one operation; never an amount in the data.
   {
     name: 'elevation.opened',
