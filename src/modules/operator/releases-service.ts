@@ -10,7 +10,7 @@ import { checkedRelease, isReleaseVersion } from './rules.js';
 import * as store from './store.js';
 
 /** Part B 8: release downloads are throttled per source IP and per credential (presented, known or not). */
-export const DOWNLOADS_PER_IP: LimitPolicy = { name: 'release-downloads-ip', points: 60, durationSeconds: 60 };
+export const DOWNLOADS_PER_IP: LimitPolicy = { name: 'release-downloads-ip', points: 120, durationSeconds: 60 };
 export const DOWNLOADS_PER_CREDENTIAL: LimitPolicy = {
   name: 'release-downloads-credential',
   points: 20,
