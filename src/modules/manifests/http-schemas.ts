@@ -1,81 +1,36 @@
 import { Type } from '@sinclair/typebox';
 
 // TypeBox schemas of the manifest routes (Part B 2.4, 4.6). The envelope's document is checked by the service's
-// own parser (document.ts), so every refusal names its field and unknown keys are refused by name; the schema below
-// documents it.
+// own parser (document.ts), so every refusal names its field and unknown keys are refused by name.
 
-const Permission = Type.String({ description: 'An exact permission code; no wildcards' });
-
-export const ManifestDocument = Type.Object(
-  {
-    manifest_version: Type.Literal(1),
-    roles: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            code: Type.String({ description: 'A custom role code: lowercase, never a system role' }),
-            name: Type.String(),
-            permissions: Type.Array(Permission, {
-              description: "Catalogue codes, or codes a bound or this manifest's resources declare",
-            }),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-    ),
-    resources: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            oauth_resource_identifier: Type.String({ description: 'An existing OAuth resource of the organization' }),
-            namespace: Type.String({ description: 'Declared codes are `namespace:action`' }),
-            permissions: Type.Array(
-              Type.Object(
-                { action: Type.String(), risk: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })) },
-                { additionalProperties: false },
-              ),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-    ),
-    invites: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            email: Type.String({ format: 'email' }),
-            role: Type.String({ description: 'Never owner or customer' }),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-    ),
-    sso: Type.Optional(
-      Type.Object(
-        {
-          display_name: Type.String(),
-          issuer: Type.String({ description: 'https URL of the OpenID Connect issuer' }),
-          client_id: Type.String(),
-          default_role: Type.Optional(Type.String({ description: 'Never owner or customer' })),
-        },
-        { additionalProperties: false, description: 'Scaffolded disabled; no secret field' },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
+const EXAMPLE = {
+  manifest_version: 1,
+  resources: [
+    {
+      oauth_resource_identifier: 'https://billing.example.com/api',
+      namespace: 'billing',
+      permissions: [
+        { action: 'invoices.read', risk: 10 },
+        { action: 'invoices.write', risk: 50 },
+      ],
+    },
+  ],
+  roles: [{ code: 'billing-clerk', name: 'Billing clerk', permissions: ['billing:invoices.read', 'command:read'] }],
+  invites: [{ email: 'clerk@example.com', role: 'billing-clerk' }],
+  sso: { display_name: 'Corporate IdP', issuer: 'https://idp.example.com', client_id: 'svc-prod' },
+};
 
 /**
  * The body of every manifest route. Validated by the service (document.ts) rather than here, so that a document
- * posted at the top level and each schema failure get a 422 naming the field; `ManifestDocument` says what it takes.
+ * posted at the top level and each schema failure get a 422 naming the field.
  */
 export const ManifestEnvelope = Type.Object(
   {
     manifest: Type.Optional(
-      Type.Unsafe<unknown>({
-        ...ManifestDocument,
-        description: 'The manifest document (Part B 2.4, manifest_version 1); required',
+      Type.Unknown({
+        description:
+          'Required: the manifest document (Part B 2.4): `manifest_version` (1); optional `resources[]` `{oauth_resource_identifier, namespace, permissions[{action, risk?}]}`, `roles[]` `{code, name, permissions[]}` (exact codes), `invites[]` `{email, role}` (never owner or customer), `sso` `{display_name, issuer, client_id, default_role?}` (no secret). Unknown keys are refused by name.',
+        examples: [EXAMPLE],
       }),
     ),
   },

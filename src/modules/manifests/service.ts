@@ -2,6 +2,7 @@ import type { Principal } from '../../kernel/auth/index.js';
 import { CATALOGUE_VERSION, isSystemRole, permissionsOfRole } from '../../kernel/authz/catalog.js';
 import { minutes } from '../../kernel/clock.js';
 import type { Queryable, Tx } from '../../kernel/db/index.js';
+import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import { HttpError, unprocessable } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import { approvalStatus, consumeApproved, decisionsOn } from '../approvals/index.js';
@@ -379,7 +380,7 @@ function stillTheApprovedPlan(
     return (
       now !== undefined &&
       (now.would === 'create' || now.would === 'noop') &&
-      JSON.stringify(now.detail) === JSON.stringify(step.detail)
+      canonicalJson(now.detail) === canonicalJson(step.detail)
     );
   });
 }
