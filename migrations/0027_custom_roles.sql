@@ -13,3 +13,11 @@ CREATE TABLE "custom_roles" (
 );
 --> statement-breakpoint
 ALTER TABLE "custom_roles" ADD CONSTRAINT "custom_roles_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+-- A role's permissions are part of every holder's auth state (sessions and agents delegated by a holder cache
+-- them per node): any change notifies `tenant:<id>` and marks the transaction, like a membership's role change.
+CREATE TRIGGER custom_roles_auth_state AFTER UPDATE OR DELETE ON "public"."custom_roles"
+  FOR EACH ROW EXECUTE FUNCTION "public".svc_notify_auth_state();
+--> statement-breakpoint
+CREATE TRIGGER custom_roles_inserted_auth_state AFTER INSERT ON "public"."custom_roles"
+  FOR EACH ROW EXECUTE FUNCTION "public".svc_notify_auth_state_inserted();

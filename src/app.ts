@@ -106,6 +106,12 @@ import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from
 import { registerPaymentRoutes } from './modules/payments/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
 import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
+import {
+  createRolesService,
+  customRolesOfRequest,
+  registerRoleRoutes,
+  type RolesService,
+} from './modules/roles/index.js';
 import { createSaml, registerSamlRoutes, type Saml, samlBrowserBinding } from './modules/saml/index.js';
 import { createScim, registerScimRoutes, type Scim } from './modules/scim/index.js';
 import { createSettingsService, registerSettingsRoutes, type SettingsService } from './modules/settings/index.js';
@@ -155,6 +161,8 @@ export interface Deps {
   organizations: OrganizationService;
   settings: SettingsService;
   members: MembersService;
+  /** Custom roles (Part A 5.9): the admin API; holders read them with their membership on every request. */
+  roles: RolesService;
   /** IAM manifests (Part B 2.4, 4.6): plan, request-approval, apply; `testHooks` work only when SVC_ENV=test. */
   manifests: Manifests;
   pricing: PricingService;
@@ -387,6 +395,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       ...{ transactions, organizations, accounts, sessions, settings, events, limiter, mailer, dns, clock },
     });
     personalData.add(membershipPersonalData(organizations));
+    const roles = createRolesService({
+      ...{ transactions, events, clock },
+      invitationsHolding: members.invitations.holdingRole,
+    });
     const manifests = createManifests({ config, transactions, events, clock, members, testHooks: {} });
     personalData.add(approvalsPersonalData);
     const pricing = createPricingService({ transactions, organizations, clock });
@@ -468,6 +480,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       organizations,
       settings,
       members,
+      roles,
       manifests,
       pricing,
       sessions,
@@ -552,32 +565,38 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
   });
   const isPlatformOperator = platformOperatorCheck(deps);
+  const resolvers = [
+    createUserTokenResolver({
+      accessTokens: deps.accessTokens,
+      transactions: deps.transactions,
+      cache: deps.sessionStateCache,
+      clock: deps.clock,
+      dpop: deps.dpop,
+    }),
+    deps.apiKeys.resolver,
+    deps.scim.resolver,
+    createAgentTokenResolver({ accessTokens: deps.accessTokens, states: deps.agents.states, dpop: deps.dpop }),
+  ];
   registerGuard(app, {
     config,
-    resolvers: [
-      createUserTokenResolver({
-        accessTokens: deps.accessTokens,
-        transactions: deps.transactions,
-        cache: deps.sessionStateCache,
-        clock: deps.clock,
-        dpop: deps.dpop,
-      }),
-      deps.apiKeys.resolver,
-      deps.scim.resolver,
-      createAgentTokenResolver({ accessTokens: deps.accessTokens, states: deps.agents.states, dpop: deps.dpop }),
-    ],
+    resolvers,
     // Agent principals are judged by governance (Part B 4.2); without it the guard refuses them.
     governance: deps.agents.governance,
     isPlatformOperator,
   });
   registerObservability(app, { config, metrics: deps.metrics, readiness: deps.readiness });
-  registerMetadataRoutes(app, { config, keyring: deps.keyring, clock: deps.clock });
+  registerMetadataRoutes(app, {
+    ...{ config, keyring: deps.keyring, clock: deps.clock },
+    // The catalogue lists the caller's organization's custom roles (Part A 5.9) when a credential comes with it.
+    customRolesOf: customRolesOfRequest({ resolvers, transactions: deps.transactions }),
+  });
   registerAccountRoutes(app, { accounts: deps.accounts, sessions: deps.sessions, dpop: deps.dpop });
   registerMfaRoutes(app, { mfa: deps.mfa, dpop: deps.dpop });
   registerPasskeyRoutes(app, { passkeys: deps.passkeys, dpop: deps.dpop });
   registerMagicLinkRoutes(app, { magicLinks: deps.magicLinks, dpop: deps.dpop });
   registerEarlyAccessRoutes(app, { earlyAccess: deps.earlyAccess });
   registerMemberRoutes(app, { members: deps.members });
+  registerRoleRoutes(app, { roles: deps.roles });
   registerSettingsRoutes(app, { settings: deps.settings });
   registerPricingRoutes(app, { pricing: deps.pricing });
   registerApiKeyRoutes(app, { apiKeys: deps.apiKeys.service });

@@ -231,9 +231,18 @@ const ROLE_PERMISSIONS = new Map<string, ReadonlySet<string>>(
 
 export const isSystemRole = (code: string): code is SystemRole => (SYSTEM_ROLES as readonly string[]).includes(code);
 
-/** The permissions a membership holds: its role's, plus the baseline every member holds. */
-export function permissionsOfRole(role: string): ReadonlySet<string> {
-  return ROLE_PERMISSIONS.get(role) ?? new Set(BASELINE);
+/** What every membership holds whatever its role (Part A 2.3: acting on your own record). */
+export const BASELINE_PERMISSIONS: readonly string[] = BASELINE;
+
+/**
+ * The permissions a membership holds: its role's, plus the baseline every member holds. A custom role (Part A
+ * 5.9) is not in this catalogue: its holder passes the role's current permissions, read with the membership
+ * (`custom`); a code that is neither a system role nor a known custom role holds the baseline only.
+ */
+export function permissionsOfRole(role: string, custom?: readonly string[] | null): ReadonlySet<string> {
+  const system = ROLE_PERMISSIONS.get(role);
+  if (system) return system;
+  return new Set(custom ? [...custom, ...BASELINE] : BASELINE);
 }
 
 const BY_CODE = new Map(PERMISSIONS.map((p) => [p.code, p]));
@@ -333,7 +342,20 @@ export const CATALOGUE_VERSION = catalogueVersionOf({
   duties: SEPARATION_OF_DUTIES,
 });
 
-export function catalogDocument() {
+/** A custom role of the caller's organization as the catalogue lists it (Part A 5.9). */
+export interface CustomRoleEntry {
+  code: string;
+  name: string;
+  description: string | null;
+  permissions: readonly string[];
+}
+
+/**
+ * The catalogue. `customRoles` are the caller's organization's own roles, listed after the system roles with
+ * `custom: true` (an anonymous caller sees the system roles only); they do not change `catalogue_version`,
+ * which describes the installation's catalogue.
+ */
+export function catalogDocument(customRoles: readonly CustomRoleEntry[] = []) {
   return {
     catalogue_version: CATALOGUE_VERSION,
     /** The same value under its Part A name, kept for clients that read it. */
@@ -341,12 +363,23 @@ export function catalogDocument() {
     permissions: PERMISSIONS.map((p) => ({ ...p })),
     separation_of_duties: SEPARATION_OF_DUTIES.map((rule) => ({ id: rule.id, description: rule.description })),
     roles: ROLES.map((r) => ({
-      code: r.code,
+      code: r.code as string,
       name: r.name,
       description: r.description,
       grantable: r.grantable,
       read_only: r.permissions.every(isReadOnlyPermission),
+      custom: false as boolean,
       permissions: [...permissionsOfRole(r.code)].sort(),
-    })),
+    })).concat(
+      customRoles.map((r) => ({
+        code: r.code,
+        name: r.name,
+        description: r.description ?? '',
+        grantable: true,
+        read_only: r.permissions.every(isReadOnlyPermission),
+        custom: true,
+        permissions: [...permissionsOfRole(r.code, r.permissions)].sort(),
+      })),
+    ),
   };
 }

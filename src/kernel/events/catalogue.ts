@@ -103,6 +103,13 @@ export const EVENT_TYPES: readonly EventType[] = [
   { name: 'early_access.requested', description: 'Someone joined the early-access waitlist', webhook: false },
   { name: 'early_access.confirmed', description: 'An early-access address was confirmed', webhook: false },
   { name: 'member.role_changed', description: 'A member’s role was changed', webhook: false },
+  { name: 'custom_role.created', description: 'A custom role was created', webhook: false },
+  {
+    name: 'custom_role.updated',
+    description: 'A custom role was renamed or its permissions changed (its holders’ next request)',
+    webhook: false,
+  },
+  { name: 'custom_role.deleted', description: 'A custom role was deleted', webhook: false },
   { name: 'member.removed', description: 'A member was removed; their sessions ended', webhook: false },
   { name: 'member.joined', description: 'A person joined through a verified domain', webhook: false },
   { name: 'invitation.created', description: 'A person was invited', webhook: false },

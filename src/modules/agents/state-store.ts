@@ -4,6 +4,7 @@ import { isPlanCode, PLANS, type PlanCode } from '../../kernel/authz/plans.js';
 import type { Queryable } from '../../kernel/db/index.js';
 import { operatorSettings } from '../operator-settings/index.js';
 import { membershipStanding, tenantStanding } from '../organizations/index.js';
+import { customRoleStanding } from '../roles/index.js';
 import type { AgentState } from './model.js';
 import { agentDelegations, agents, agentTasks } from './schema.js';
 
@@ -38,6 +39,7 @@ export async function loadAgentState(
 ): Promise<LoadedAgentState | undefined> {
   const organization = tenantStanding(q);
   const membership = membershipStanding(q);
+  const customRole = customRoleStanding(q);
   const rows = await q
     .select({
       agentId: agents.id,
@@ -58,6 +60,7 @@ export async function loadAgentState(
       delegationExpiresAt: agentDelegations.expiresAt,
       delegatorRole: membership.role,
       delegatorStatus: membership.status,
+      delegatorCustomPermissions: customRole.permissions,
     })
     .from(agents)
     .innerJoin(organization, eq(organization.tenantId, agents.tenantId))
@@ -74,6 +77,8 @@ export async function loadAgentState(
       membership,
       and(eq(membership.tenantId, agentDelegations.tenantId), eq(membership.userId, agentDelegations.delegatorUserId)),
     )
+    // A delegator holding a custom role is bounded by that role's current permissions (Part A 5.9).
+    .leftJoin(customRole, and(eq(customRole.tenantId, membership.tenantId), eq(customRole.code, membership.role)))
     .where(and(eq(agents.tenantId, tenantId), eq(agents.id, agentId)));
   const [first] = rows;
   if (!first) return undefined;
@@ -81,7 +86,7 @@ export async function loadAgentState(
   let authorityChangesAt: Date | null = null;
   for (const row of rows) {
     if (!row.delegated || row.delegatorStatus !== 'active' || !row.delegatorRole) continue;
-    const held = permissionsOfRole(row.delegatorRole);
+    const held = permissionsOfRole(row.delegatorRole, row.delegatorCustomPermissions);
     const isOwner = row.delegatorRole === 'owner';
     for (const code of row.delegated) if (isOwner || held.has(code)) authority.add(code);
     if (row.delegationExpiresAt && (!authorityChangesAt || row.delegationExpiresAt < authorityChangesAt)) {

@@ -12,6 +12,7 @@ import type { Mailer } from '../../kernel/mail/index.js';
 import type { Dns } from '../../kernel/net/index.js';
 import type { AccountService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
+import { findCustomRole } from '../roles/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { SessionService } from '../sign-in/index.js';
 import * as store from './store.js';
@@ -39,21 +40,38 @@ export const DOMAIN_JOIN_PER_IP: LimitPolicy = { name: 'domain-join-ip', points:
 export { emailKeyOf } from '../accounts/index.js';
 
 /**
- * A role an invitation or a role change may grant: a system role other than `owner` and `customer` (422), and
- * none holding a permission the granting principal lacks (403), so nobody hands out more than they hold.
- * Permissions over one's own record only (`identity:self:…`) give no power over anyone else: an API key
- * without them may still invite a `member`.
+ * A role an invitation or a role change may grant: a system role other than `owner` and `customer`, or one of
+ * the organization's custom roles (Part A 5.9: `custom` is its permissions, as read by `assertGrantableIn`),
+ * else 422; and none holding a permission the granting principal lacks (403), so nobody hands out more than
+ * they hold. Permissions over one's own record only (`identity:self:…`) give no power over anyone else: an API
+ * key without them may still invite a `member`.
  */
-export function assertGrantable(principal: Principal, role: string): void {
-  const definition = isSystemRole(role) ? ROLES.find((r) => r.code === role) : undefined;
-  if (!definition) throw unprocessable(`role: unknown role ${JSON.stringify(role)}`);
-  if (!definition.grantable) throw unprocessable(`role: ${role} cannot be granted (never owner or customer)`);
-  const missing = [...permissionsOfRole(role)].filter(
+export function assertGrantable(principal: Principal, role: string, custom?: readonly string[] | null): void {
+  let permissions: ReadonlySet<string>;
+  if (isSystemRole(role)) {
+    const definition = ROLES.find((r) => r.code === role);
+    if (!definition?.grantable) throw unprocessable(`role: ${role} cannot be granted (never owner or customer)`);
+    permissions = permissionsOfRole(role);
+  } else {
+    if (!custom) throw unprocessable(`role: unknown role ${JSON.stringify(role)}`);
+    permissions = permissionsOfRole(role, custom);
+  }
+  const missing = [...permissions].filter(
     (code) => !code.startsWith('identity:self:') && !hasPermission(principal, code),
   );
   if (missing.length > 0) {
     throw forbidden(`Role ${role} holds permissions you do not hold: ${missing.sort().join(', ')}`);
   }
+}
+
+/**
+ * `assertGrantable` with the organization's custom roles read in `tx`, the transaction that writes the role: a
+ * custom role is held there (FOR SHARE) until commit, so a concurrent delete either counts the new holder or
+ * makes this one find no role.
+ */
+export async function assertGrantableIn(tx: Tx, principal: Principal, role: string): Promise<void> {
+  const custom = isSystemRole(role) ? null : await findCustomRole(tx, principal.tenantId, role, { lock: 'share' });
+  assertGrantable(principal, role, custom?.permissions);
 }
 
 /**

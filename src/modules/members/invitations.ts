@@ -1,4 +1,6 @@
+import { and, count, eq, gt } from 'drizzle-orm';
 import type { Principal } from '../../kernel/auth/index.js';
+import { isSystemRole } from '../../kernel/authz/catalog.js';
 import { addMs, days } from '../../kernel/clock.js';
 import { hashPassword, randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
 import type { Tx } from '../../kernel/db/index.js';
@@ -7,15 +9,18 @@ import { conflict, forbidden, HttpError, notFound } from '../../kernel/http/inde
 import { isUuid, newId } from '../../kernel/ids.js';
 import { throttled } from '../../kernel/limits/index.js';
 import { assertStrongPassword } from '../accounts/index.js';
+import { findCustomRole } from '../roles/index.js';
 import type { TokenPair } from '../sign-in/index.js';
 import {
   assertGrantable,
+  assertGrantableIn,
   assertSeatAvailable,
   assertSeparationOfDuties,
   emailKeyOf,
   INVITE_REDEMPTION_PER_IP,
   type MembersDeps,
 } from './common.js';
+import { invitations } from './schema.js';
 import * as store from './store.js';
 
 /** Part A 8: an invitation link lives 7 days. */
@@ -93,6 +98,9 @@ export function createInvitationService(deps: MembersDeps) {
     actor: Principal['actor'],
   ): Promise<void> {
     await transactions.enterTenant(tx, invitation.tenantId);
+    // A custom role is held until commit, like an assignment holds it (a delete then counts this member).
+    if (!isSystemRole(invitation.role))
+      await findCustomRole(tx, invitation.tenantId, invitation.role, { lock: 'share' });
     const redeemed = await store.redeemInvitation(
       tx,
       invitation.tenantId,
@@ -125,14 +133,16 @@ export function createInvitationService(deps: MembersDeps) {
      */
     async create(principal: Principal, input: { email: string; role?: string | undefined }): Promise<Invite> {
       const role = input.role ?? 'member';
-      assertGrantable(principal, role);
       const { tenantId, actor } = principal;
+      // System roles answer before anything is read; a custom role is checked again, held, in the write below.
+      if (isSystemRole(role)) assertGrantable(principal, role);
       const email = input.email.trim();
       const emailKey = emailKeyOf(email);
       const existingUser = await transactions.systemRead((q) => accounts.findUserByEmail(q as Tx, email));
       const token = randomSecret();
       const tokenHash = sha256Hex(token);
       return transactions.tenant(tenantId, async (tx) => {
+        await assertGrantableIn(tx, principal, role);
         const now = clock.now();
         const expiresAt = addMs(now, INVITATION_LIFETIME_MS);
         if (existingUser) {
@@ -200,6 +210,22 @@ export function createInvitationService(deps: MembersDeps) {
       return transactions.tenant(principal.tenantId, async (tx) =>
         (await store.listPendingInvitations(tx, principal.tenantId, clock.now())).map(toInvite),
       );
+    },
+
+    /** Pending invitations whose link still works that name `role` (a custom role in use is not deleted). */
+    async holdingRole(tx: Tx, tenantId: string, role: string, now: Date): Promise<number> {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(invitations)
+        .where(
+          and(
+            eq(invitations.tenantId, tenantId),
+            eq(invitations.role, role),
+            eq(invitations.status, 'pending'),
+            gt(invitations.expiresAt, now),
+          ),
+        );
+      return Number(row?.n ?? 0);
     },
 
     /** `DELETE /members/invites/{invite_id}`: the link dies at once; 404 unless pending in this organization. */

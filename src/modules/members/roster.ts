@@ -1,7 +1,7 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import { conflict, notFound } from '../../kernel/http/index.js';
 import { isUuid } from '../../kernel/ids.js';
-import { assertGrantable, assertSeparationOfDuties, type MembersDeps } from './common.js';
+import { assertGrantableIn, assertSeparationOfDuties, type MembersDeps } from './common.js';
 import * as store from './store.js';
 
 export interface Member {
@@ -56,9 +56,9 @@ export function createRosterService(deps: MembersDeps) {
      * separation-of-duties breach (naming the rule).
      */
     async changeRole(principal: Principal, membershipId: string, role: string): Promise<Member> {
-      assertGrantable(principal, role);
       const { tenantId } = principal;
       const target = await transactions.tenant(tenantId, async (tx) => {
+        await assertGrantableIn(tx, principal, role);
         const membership = isUuid(membershipId)
           ? await organizations.memberships.byId(tx, tenantId, membershipId)
           : undefined;
@@ -70,6 +70,8 @@ export function createRosterService(deps: MembersDeps) {
       if (target.population === 'customer') throw conflict('Customer memberships hold the customer role only');
       await assertSeparationOfDuties(deps, tenantId, target.userId, role);
       return transactions.tenant(tenantId, async (tx) => {
+        // A custom role is held until commit: a concurrent delete of it counts this member, or wins and we 422.
+        await assertGrantableIn(tx, principal, role);
         const membership = await organizations.memberships.byId(tx, tenantId, membershipId);
         // Re-read under lock: the checks above hold only if nothing changed meanwhile.
         if (!membership || membership.status === 'removed') throw notFound();

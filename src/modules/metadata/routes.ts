@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import { catalogDocument } from '../../kernel/authz/catalog.js';
+import { type CustomRoleEntry, catalogDocument } from '../../kernel/authz/catalog.js';
 import { addMs, type Clock, days } from '../../kernel/clock.js';
 import type { Keyring } from '../../kernel/crypto/index.js';
+import { errors } from '../../kernel/http/index.js';
 
 /**
  * RFC 9116 security.txt (Part A 4.13). `Policy` appears only when a public site is configured. Expires is
@@ -31,7 +32,19 @@ const Jwk = Type.Object({
   e: Type.String(),
 });
 
-export function registerMetadataRoutes(app: FastifyInstance, deps: { config: Config; keyring: Keyring; clock: Clock }) {
+export function registerMetadataRoutes(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    keyring: Keyring;
+    clock: Clock;
+    /**
+     * The custom roles of the caller's organization when the request carries a credential (401 when it does
+     * not resolve), none for an anonymous caller (Part A 5.9: the catalogue lists them beside the system roles).
+     */
+    customRolesOf?: (request: FastifyRequest) => Promise<readonly CustomRoleEntry[]>;
+  },
+) {
   const { config, keyring, clock } = deps;
 
   app.get(
@@ -66,6 +79,8 @@ export function registerMetadataRoutes(app: FastifyInstance, deps: { config: Con
       schema: {
         tags: ['metadata'],
         summary: 'The role and permission catalogue',
+        description:
+          "Public. With a credential (bearer token or API key) it also lists the caller's organization's custom roles (`custom: true`); a credential that does not resolve answers 401.",
         response: {
           200: Type.Object({
             catalogue_version: Type.String({
@@ -95,14 +110,16 @@ export function registerMetadataRoutes(app: FastifyInstance, deps: { config: Con
                 description: Type.String(),
                 grantable: Type.Boolean(),
                 read_only: Type.Boolean(),
+                custom: Type.Boolean({ description: "One of the caller's organization's custom roles" }),
                 permissions: Type.Array(Type.String()),
               }),
             ),
           }),
+          ...errors(401, 403),
         },
       },
     },
-    async () => catalogDocument(),
+    async (request) => catalogDocument(deps.customRolesOf ? await deps.customRolesOf(request) : []),
   );
 
   app.get('/api/v1/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());

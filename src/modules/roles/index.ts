@@ -1,8 +1,12 @@
+import type { FastifyRequest } from 'fastify';
+import { type CredentialResolver, readCredential } from '../../kernel/auth/index.js';
 import { isSystemRole } from '../../kernel/authz/catalog.js';
-import type { Queryable } from '../../kernel/db/index.js';
-import { findCustomRole as findRole, insertCustomRoleRow } from './store.js';
+import type { Queryable, Transactions } from '../../kernel/db/index.js';
+import { unauthorized } from '../../kernel/http/index.js';
+import { findCustomRole as findRole, insertCustomRoleRow, listCustomRoles } from './store.js';
 
 export type { CustomRole } from './store.js';
+export { customRoleStanding } from './store.js';
 
 /** The code syntax of a custom role (ARCHITECTURE.md): lowercase, 2 to 64 characters, never a system role's. */
 const CODE = /^[a-z][a-z0-9_-]{1,63}$/;
@@ -30,4 +34,26 @@ export async function insertCustomRole(
   at?: Date,
 ): Promise<void> {
   await insertCustomRoleRow(tx, tenantId, role, at);
+}
+
+export { registerRoleRoutes } from './routes.js';
+export type { RolesDeps, RolesService } from './service.js';
+export { createRolesService } from './service.js';
+
+/**
+ * The custom roles of the organization a request's credential belongs to, for the public catalogue (Part A
+ * 5.9): none without a credential; a credential that no resolver accepts is refused like on any other route.
+ */
+export function customRolesOfRequest(deps: { resolvers: readonly CredentialResolver[]; transactions: Transactions }) {
+  return async (request: FastifyRequest) => {
+    const credential = readCredential(request);
+    if (!credential) return [];
+    for (const resolve of deps.resolvers) {
+      const principal = await resolve(request, credential);
+      if (principal) {
+        return deps.transactions.tenant(principal.tenantId, (tx) => listCustomRoles(tx, principal.tenantId));
+      }
+    }
+    throw unauthorized();
+  };
 }

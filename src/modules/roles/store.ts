@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
+import { membershipStanding } from '../organizations/index.js';
 import { customRoles } from './schema.js';
 
 export interface CustomRole {
@@ -36,12 +37,23 @@ export async function findCustomRole(
   return row ? toRole(row) : null;
 }
 
-export async function findCustomRoleRow(q: Queryable, tenantId: string, code: string) {
-  const [row] = await q
+export async function findCustomRoleRow(q: Queryable, tenantId: string, code: string, lock?: 'update') {
+  const query = q
     .select()
     .from(customRoles)
     .where(and(eq(customRoles.tenantId, tenantId), eq(customRoles.code, code)));
+  const [row] = lock ? await query.for(lock) : await query;
   return row ?? null;
+}
+
+/** Memberships of the organization (not removed) holding the role: through the organizations module's read. */
+export async function membersHolding(q: Queryable, tenantId: string, code: string): Promise<number> {
+  const membership = membershipStanding(q);
+  const [row] = await q
+    .select({ n: count() })
+    .from(membership)
+    .where(and(eq(membership.tenantId, tenantId), eq(membership.role, code), ne(membership.status, 'removed')));
+  return Number(row?.n ?? 0);
 }
 
 export async function listCustomRoles(q: Queryable, tenantId: string): Promise<CustomRoleRow[]> {
@@ -105,4 +117,15 @@ export async function customRolePermissions(
     .from(customRoles)
     .where(and(eq(customRoles.tenantId, tenantId), sql`${customRoles.code} in ${codes}`));
   return new Map(found.map((r) => [r.code, r.permissions]));
+}
+
+/**
+ * The custom roles as a sub-select another module's single-statement read can join (memberships name their
+ * role by code): `tenantId`, `code`, `permissions`.
+ */
+export function customRoleStanding(q: Queryable) {
+  return q
+    .select({ tenantId: customRoles.tenantId, code: customRoles.code, permissions: customRoles.permissions })
+    .from(customRoles)
+    .as('custom_role_standing');
 }

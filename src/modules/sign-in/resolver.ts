@@ -7,13 +7,17 @@ import {
   type Population,
   type Principal,
 } from '../../kernel/auth/index.js';
-import { permissionsOfRole } from '../../kernel/authz/catalog.js';
+import { isSystemRole, permissionsOfRole } from '../../kernel/authz/catalog.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import { HttpError, unauthorized } from '../../kernel/http/index.js';
+import { findCustomRole } from '../roles/index.js';
 import type { SessionStateCache } from './session-state-cache.js';
 import { sessionIsLive } from './sessions.js';
 import * as store from './store.js';
+
+/** A session's state plus, when its membership holds a custom role, that role's permissions as read with it. */
+type ResolvedSessionState = store.SessionState & { rolePermissions?: readonly string[] | null };
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
 
@@ -50,7 +54,15 @@ export function createUserTokenResolver(deps: {
     const state = await cache.read(
       claims.tid,
       claims.sid,
-      () => transactions.systemRead((q) => store.sessionState(q, claims.tid, claims.sid)),
+      // A custom role's permissions are read with the session and cached with it: the roles table notifies
+      // `tenant:<id>` on every change (migration 0027), which drops this entry on every node.
+      () =>
+        transactions.systemRead(async (q): Promise<ResolvedSessionState | undefined> => {
+          const found = await store.sessionState(q, claims.tid, claims.sid);
+          if (!found || isSystemRole(found.role)) return found;
+          const role = await findCustomRole(q, claims.tid, found.role);
+          return { ...found, rolePermissions: role?.permissions ?? null };
+        }),
       (candidate) => sessionIsLive(candidate, clock.now()),
     );
     if (!state || state.userId !== claims.sub || claims.ep !== state.tokenEpoch || !sessionIsLive(state, clock.now())) {
@@ -77,7 +89,7 @@ export function createUserTokenResolver(deps: {
       userId: claims.sub,
       sessionId: claims.sid,
       role: state.role,
-      permissions: permissionsOfRole(state.role),
+      permissions: permissionsOfRole(state.role, (state as ResolvedSessionState).rolePermissions),
       isOwner: state.role === 'owner',
       population: state.population as Population,
       quarantined: state.quarantined,
