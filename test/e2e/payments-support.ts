@@ -40,6 +40,7 @@ export interface Person {
   email: string;
   password: string;
   sid: string;
+  refresh: string;
   secret?: string;
   authenticator?: SoftwareAuthenticator;
 }
@@ -69,6 +70,7 @@ export function paymentsHarness(svc: () => TestService) {
       email: account.email,
       password: account.password,
       sid: claims.sid as string,
+      refresh: signedUp.body.refresh_token as string,
     };
     // A passkey first: once TOTP is on, adding one needs a session signed in with it.
     if (factors.passkey) {
