@@ -70,5 +70,5 @@ describe('payment step-up switched off', () => {
     const risk = await request(`${svc.url}/api/v1/payments/risk/context?user_id=x&sid=y`, { token: key.body.key });
     const unknown = await request(`${svc.url}/api/v1/no-such-surface?user_id=x&sid=y`, { token: key.body.key });
     expect(observableAnswer(risk)).toEqual(observableAnswer(unknown));
-  });
+  }, 180_000);
 });

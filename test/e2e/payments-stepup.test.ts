@@ -89,16 +89,17 @@ describe('step-up: open, verify, consume', () => {
 
     // Events for opened, verified and consumed; never the amount or any of the context.
     const events = await h.eventsOf(who.tenantId);
-    expect(events.map((event) => event.action)).toEqual([
+    expect(events.map((event) => event.action).sort()).toEqual([
+      'elevation.consumed',
       'elevation.opened',
       'elevation.verified',
-      'elevation.consumed',
     ]);
     for (const event of events) {
       expect(event.data.elevation_id).toBe(id);
       expect(JSON.stringify(event.data)).not.toMatch(/12500|acct-42|amount/);
     }
-    expect(events[2]!.actor_type).toBe('service');
+    expect(events.find((event) => event.action === 'elevation.consumed')!.actor_type).toBe('service');
+    expect(events.find((event) => event.action === 'elevation.opened')!.actor_type).toBe('human');
   });
 
   it('400 no_factor when the person has no factor enrolled, and nothing is opened', async () => {
@@ -193,8 +194,10 @@ describe('verify: bad factors, attempts, replay', () => {
     expect(consumed.body).toMatchObject({ error: 'not_spendable', status: 'dead' });
     const failed = (await h.eventsOf(who.tenantId)).filter((event) => event.action === 'elevation.failed');
     expect(failed).toHaveLength(5);
-    expect(failed.map((event) => event.data.attempt)).toEqual([1, 2, 3, 4, 5]);
-    expect(failed[4]!.data.dead).toBe(true);
+    // The test clock stands still: the events share one instant, so they are compared by attempt, not by order.
+    const byAttempt = [...failed].sort((a, b) => Number(a.data.attempt) - Number(b.data.attempt));
+    expect(byAttempt.map((event) => event.data.attempt)).toEqual([1, 2, 3, 4, 5]);
+    expect(byAttempt.map((event) => event.data.dead)).toEqual([false, false, false, false, true]);
     expect(failed.every((event) => event.outcome === 'failure')).toBe(true);
     // The right code was not spent by the dead ask: a fresh elevation takes it.
     const fresh = await h.stepUp(who, payout);
