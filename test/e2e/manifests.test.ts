@@ -476,6 +476,25 @@ describe('apply', () => {
     expect(again.body).toEqual({ ...res.body, resumed: true, applied: 0, skipped: 4 });
   });
 
+  it('an invite may carry a custom role the same manifest defines, with codes its resource declares', async () => {
+    const org = await organization('custom');
+    const manifest = fullManifest(org);
+    const code = manifest.roles[0]!.code;
+    const email = uniqueEmail('custom');
+    const document = { ...manifest, invites: [{ email, role: code }] };
+    const planned = await plan(org.agentToken, { manifest: document });
+    expect(planned.body.steps.map((s: any) => s.would)).toEqual(['create', 'create', 'create']);
+    expect(planned.body.grants).toEqual([...manifest.roles[0]!.permissions].sort());
+    await approved(org, document);
+    const res = await apply(org.agentToken, { manifest: document });
+    expect(res.status, res.text).toBe(200);
+    const [invitation] = await rows<{ role: string; invited_by: string }>(
+      db(),
+      sql`select role, invited_by from invitations where tenant_id = ${org.owner.tenantId} and email = ${email}`,
+    );
+    expect(invitation).toEqual({ role: code, invited_by: org.agentId });
+  });
+
   it('409 with blockers before spending when a step conflicts', async () => {
     const org = await organization('blocked');
     const manifest = fullManifest(org);
