@@ -72,6 +72,7 @@ import {
   registerApprovalRoutes,
   registerContentApprovalRoutes,
 } from './modules/approvals/index.js';
+import { type Autonomy, createAutonomy, registerAutonomyRoutes } from './modules/autonomy/index.js';
 import { registerCommandRoutes } from './modules/command/index.js';
 import {
   createEarlyAccessService,
@@ -213,6 +214,8 @@ export interface Deps {
   };
   /** Agent onboarding (Part B 4.5): invite codes, the bootstrap handshake and the hosted verification. */
   onboarding: Onboarding;
+  /** Autonomous response (Part B 4.9): the engine fed by detections, the ledger, its worker and kill switch. */
+  autonomy: Autonomy;
   /**
    * Stops this instance's own work and lets go of its connections: first the work left running after answers
    * (it may still write, mail or count), then the usage meter's last write, Redis, mail, a key re-read still
@@ -456,6 +459,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       mfaEnabled: mfa.isEnabled,
       relyingParty: sso.relyingParty,
     });
+    const autonomy = createAutonomy({
+      ...{ config, transactions, events, clock, limiter, settings, sessions, organizations, logger },
+    });
     const pool = (database.db as unknown as { $client?: unknown }).$client;
     if (database.kind === 'pg' && pool) metrics.watchPool(pool as Parameters<Metrics['watchPool']>[0]);
     metrics.watchQueue('webhook_delivery', () => webhooks.queueStats());
@@ -505,6 +511,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       social,
       agents,
       onboarding,
+      autonomy,
       close() {
         closing ??= (async () => {
           for (const close of [...closers].reverse()) await close();
@@ -630,6 +637,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     ...{ mfa: deps.mfa, passkeys: deps.passkeys, sessions: deps.sessions },
   });
   registerOnboardingRoutes(app, deps.onboarding);
+  registerAutonomyRoutes(app, { autonomy: deps.autonomy });
   registerWebPages(app, deps);
   await app.ready();
   return app;

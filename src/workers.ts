@@ -1,4 +1,5 @@
 import type { Deps } from './app.js';
+import { autonomyJob } from './modules/autonomy/index.js';
 import { domainRecheckJob } from './modules/members/index.js';
 import { purgeExpiredRecords, RETENTION_PURGE_INTERVAL_MS } from './modules/privacy/index.js';
 import { webhookDeliveryJob } from './modules/webhooks/index.js';
@@ -32,6 +33,8 @@ export const JOBS: Job[] = [
     },
   },
   webhookDeliveryJob,
+  // Part B 4.9: executes autonomy decisions (SKIP LOCKED) and records detections whose hook never ran.
+  autonomyJob,
 ];
 
 /**

@@ -231,6 +231,28 @@ export const EVENT_TYPES: readonly EventType[] = [
     webhook: false,
   },
   { name: 'agent.kill_switch_released', description: "An agent's kill switch was released", webhook: false },
+  // Autonomous response (Part B 4.9, issue 26): the ledger's decisions and the autonomy kill switch.
+  {
+    name: 'autonomy.decision_recorded',
+    description: 'A detection fed the autonomy ledger: a decision was recorded (shadow, dry run, proposal or unattended)',
+    webhook: false,
+  },
+  {
+    name: 'autonomy.decision_adjudicated',
+    description: 'A person approved or denied an autonomy proposal (recorded before execution)',
+    webhook: false,
+  },
+  {
+    name: 'autonomy.decision_executed',
+    description: 'An autonomy decision was executed, or expired because the world or a guard changed',
+    webhook: false,
+  },
+  { name: 'autonomy.decision_reverted', description: 'An executed autonomy decision was reverted', webhook: false },
+  {
+    name: 'autonomy.kill_switch_changed',
+    description: 'The autonomy kill switch was engaged or released (autonomy.disabled_until changed)',
+    webhook: false,
+  },
   {
     name: 'agent.delegation_granted',
     description: 'A person delegated some of their permissions to an agent',

@@ -60,6 +60,20 @@ export interface DetectionInput {
   data?: Record<string, unknown>;
 }
 
+/**
+ * A detection as it stands after one `detect` call: its group row (`id`, the same while the group stays open) and
+ * how often it has been seen. What detection listeners (`onDetection`) are told once the transaction committed.
+ */
+export interface RaisedDetection {
+  id: string;
+  tenantId: string | null;
+  ruleId: string;
+  groupKey: string;
+  severity: Severity;
+  count: number;
+  data: Record<string, unknown>;
+}
+
 /** A detection rule sees every emitted event and may raise a detection for it. */
 export interface DetectionRule {
   id: string;
@@ -88,6 +102,12 @@ export interface Events {
   emit(tx: Tx, input: EmitInput): Promise<EventEnvelope>;
   /** Raises (or counts again) a deduplicated detection in the caller's transaction. */
   detect(tx: Tx, input: DetectionInput): Promise<void>;
+  /**
+   * The one hook point for what detections set off (autonomous response, Part B 4.9): `listener` hears of each
+   * detection raised or counted again, after its transaction committed (never for one rolled back). Registered at
+   * wiring time; a failing listener never undoes the detection.
+   */
+  onDetection(listener: (detection: RaisedDetection) => Promise<void>): void;
   /** Walks the whole chain from genesis; the first entry whose hash does not hold is `broken_seq`. */
   verifyAudit(): Promise<AuditVerification>;
   live: LiveStream;
@@ -150,9 +170,11 @@ export function createEvents(deps: {
     await tx.update(auditChainHead).set({ hash: row.entryHash }).where(eq(auditChainHead.id, 1));
   }
 
+  const detectionListeners: Array<(detection: RaisedDetection) => Promise<void>> = [];
+
   async function detect(tx: Tx, input: DetectionInput): Promise<void> {
     const now = clock.now();
-    await tx
+    const raised = await tx
       .insert(detections)
       .values({
         id: newId(),
@@ -171,12 +193,26 @@ export function createEvents(deps: {
         target: [detections.scope, detections.ruleId, detections.groupKey],
         targetWhere: sql`status = 'open'`,
         set: { count: sql`${detections.count} + 1`, lastSeen: now, data: input.data ?? {} },
+      })
+      .returning({ id: detections.id, count: detections.count });
+    const row = raised[0];
+    if (row && detectionListeners.length > 0) {
+      const detection: RaisedDetection = {
+        ...{ id: row.id, count: row.count, tenantId: input.tenantId, ruleId: input.ruleId },
+        ...{ groupKey: input.groupKey, severity: input.severity, data: input.data ?? {} },
+      };
+      afterCommit(tx, async () => {
+        for (const listener of detectionListeners) await listener(detection);
       });
+    }
   }
 
   return {
     live,
     detect,
+    onDetection(listener) {
+      detectionListeners.push(listener);
+    },
     async emit(tx, input) {
       if (!isKnownEventType(input.action)) throw new Error(`event ${input.action} is not in the catalogue`);
       if (input.webhook && !webhookEventTypes().some((type) => type.name === input.webhook!.type)) {

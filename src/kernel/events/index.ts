@@ -12,6 +12,7 @@ export {
   type Events,
   initAuditChain,
   type Outcome,
+  type RaisedDetection,
   type Severity,
 } from './events.js';
 export { createLiveStream, type LiveStream } from './live-stream.js';

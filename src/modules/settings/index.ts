@@ -1,3 +1,3 @@
 export { SETTINGS, type SettingDefinition, type SettingKey, type SettingValue } from './registry.js';
 export { registerSettingsRoutes } from './routes.js';
-export { createSettingsService, type SettingsService } from './service.js';
+export { createSettingsService, type SettingsService, type SettingTie } from './service.js';

@@ -1,8 +1,8 @@
-import type { Principal } from '../../kernel/auth/index.js';
+import { hasPermission, type Principal } from '../../kernel/auth/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
-import { badRequest, notFound } from '../../kernel/http/index.js';
+import { badRequest, forbidden, notFound } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
 import { SETTINGS, type SettingDefinition, type SettingKey, type SettingValue, settingDefinition } from './registry.js';
 import * as store from './store.js';
@@ -79,8 +79,22 @@ export interface SettingChange {
   changed_at: string;
 }
 
+/**
+ * A key another module owns the meaning of (ARCHITECTURE.md: `autonomy.disabled_until` is the autonomy kill
+ * switch): changing it also needs `permission`, and `changed` runs in the change's transaction after the write.
+ */
+export interface SettingTie {
+  permission?: string;
+  changed?: (
+    tx: Tx,
+    change: { tenantId: string; key: string; previous: SettingValue; next: SettingValue; actor: Principal['actor'] },
+    context: Record<string, unknown>,
+  ) => Promise<void>;
+}
+
 export function createSettingsService(deps: { transactions: Transactions; events: Events; clock: Clock }) {
   const { transactions, events, clock } = deps;
+  const ties = new Map<string, SettingTie[]>();
 
   const known = (key: string): SettingDefinition => {
     const definition = settingDefinition(key);
@@ -113,8 +127,18 @@ export function createSettingsService(deps: { transactions: Transactions; events
      * `PATCH /tenants/config/{key}`: validates, stores (a value equal to the default drops the override),
      * appends the history and emits `setting.changed`; a high-risk key also raises a detection.
      */
-    async change(principal: Principal, key: string, value: unknown): Promise<SettingRecord> {
+    async change(
+      principal: Principal,
+      key: string,
+      value: unknown,
+      context: Record<string, unknown> = {},
+    ): Promise<SettingRecord> {
       const definition = known(key);
+      for (const tie of ties.get(key) ?? []) {
+        if (tie.permission && !hasPermission(principal, tie.permission)) {
+          throw forbidden(`Missing permission: ${tie.permission}`);
+        }
+      }
       const next = validateSetting(definition, value);
       const { tenantId, actor } = principal;
       return transactions.tenant(tenantId, async (tx) => {
@@ -153,9 +177,17 @@ export function createSettingsService(deps: { transactions: Transactions; events
               data: { key, old_value: previous, new_value: next, actor_id: actor.id, actor_type: actor.type },
             });
           }
+          for (const tie of ties.get(key) ?? []) {
+            await tie.changed?.(tx, { tenantId, key, previous, next, actor }, context);
+          }
         }
         return record(definition, next === definition.default ? undefined : next);
       });
+    },
+
+    /** Ties a key to the module that owns its meaning (at wiring time, before the first request). */
+    tie(key: SettingKey, tie: SettingTie): void {
+      ties.set(key, [...(ties.get(key) ?? []), tie]);
     },
 
     /** `GET /tenants/config/{key}/history`: newest first. */
