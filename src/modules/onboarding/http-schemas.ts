@@ -103,7 +103,7 @@ export const PollAnswer = Type.Object({
 });
 
 /** 410 and 429 of the poll name their state like the other answers (`expired`, `slow_down`). */
-export const PollRefusal = Type.Object({ detail: Type.String(), status: Type.String() });
+export const PollRefusal = Type.Object({ detail: Type.String(), status: Type.Optional(Type.String()) });
 
 export const PowAnswer = Type.Object({
   challenge: Type.String(),
