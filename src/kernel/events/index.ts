@@ -10,6 +10,7 @@ export {
   type EmitInput,
   type EventEnvelope,
   type Events,
+  envelopeOf,
   initAuditChain,
   type Outcome,
   type Severity,
