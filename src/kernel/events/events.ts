@@ -113,7 +113,8 @@ export function auditEntryHash(prevHash: string, entry: Record<string, unknown>)
   return sha256Hex(`${prevHash}\n${canonicalJson(entry)}`);
 }
 
-function hashedFields(row: typeof auditLog.$inferSelect): Record<string, unknown> {
+/** An audit entry's fields that its hash covers, as the entry reads (the Command Center adds the two hashes). */
+export function hashedFields(row: typeof auditLog.$inferSelect) {
   return {
     seq: row.seq,
     tenant_id: row.tenantId,

@@ -11,6 +11,7 @@ export {
   type EventEnvelope,
   type Events,
   envelopeOf,
+  hashedFields,
   initAuditChain,
   type Outcome,
   type Severity,
