@@ -51,6 +51,22 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
+/** The envelope of a stored event: the one mapping from the events table, for lists and the live stream alike. */
+export function envelopeOf(row: typeof events.$inferSelect): EventEnvelope {
+  return {
+    id: row.id,
+    tenant_id: row.tenantId,
+    timestamp: row.occurredAt.toISOString(),
+    actor: { id: row.actorId, type: row.actorType },
+    category: row.category,
+    action: row.action,
+    severity: row.severity,
+    outcome: row.outcome,
+    correlation_id: row.correlationId,
+    data: row.data,
+  };
+}
+
 export interface DetectionInput {
   tenantId: string | null;
   ruleId: string;
@@ -117,7 +133,8 @@ export function auditEntryHash(prevHash: string, entry: Record<string, unknown>)
   return sha256Hex(`${prevHash}\n${canonicalJson(entry)}`);
 }
 
-function hashedFields(row: typeof auditLog.$inferSelect): Record<string, unknown> {
+/** An audit entry's fields that its hash covers, as the entry reads (the Command Center adds the two hashes). */
+export function hashedFields(row: typeof auditLog.$inferSelect) {
   return {
     seq: row.seq,
     tenant_id: row.tenantId,

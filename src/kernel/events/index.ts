@@ -10,6 +10,8 @@ export {
   type EmitInput,
   type EventEnvelope,
   type Events,
+  envelopeOf,
+  hashedFields,
   initAuditChain,
   type Outcome,
   type RaisedDetection,

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import type { Database } from '../db/index.js';
-import type { EventEnvelope } from './events.js';
+import { type EventEnvelope, envelopeOf } from './events.js';
 import { events } from './schema.js';
 
 /**
@@ -201,19 +201,7 @@ function databaseLiveStream(database: LiveDatabase): LiveStream {
 /** An event as the Command Center envelope, read back by id (its notification would have been too large). */
 async function readEnvelope(database: LiveDatabase, id: string): Promise<EventEnvelope | undefined> {
   const [row] = await database.db.select().from(events).where(eq(events.id, id));
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    tenant_id: row.tenantId,
-    timestamp: row.occurredAt.toISOString(),
-    actor: { id: row.actorId, type: row.actorType },
-    category: row.category,
-    action: row.action,
-    severity: row.severity,
-    outcome: row.outcome,
-    correlation_id: row.correlationId,
-    data: row.data,
-  };
+  return row && envelopeOf(row);
 }
 
 async function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {

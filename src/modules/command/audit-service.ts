@@ -1,7 +1,7 @@
 // The audit chain for the Command Center (Part B 2.7, 4.8): entries with their compliance tags and hashes, and the
 // whole chain's verification from genesis.
 import type { Principal } from '../../kernel/auth/principal.js';
-import type { AuditVerification } from '../../kernel/events/index.js';
+import { type AuditVerification, hashedFields } from '../../kernel/events/index.js';
 import { decodeCursor, pageOf } from '../../kernel/http/index.js';
 import { type AuditRow, listAuditEntries } from './audit-store.js';
 import type { CommandDeps } from './deps.js';
@@ -19,34 +19,10 @@ export interface AuditQuery {
  * An audit entry as listed: every field its hash covers, under the names it is hashed with, so anyone holding the
  * previous entry's hash can recompute `entry_hash` (docs/command-center.md).
  */
-export interface AuditEntryView {
-  seq: number;
-  tenant_id: string | null;
-  event_id: string;
-  occurred_at: string;
-  actor_id: string;
-  actor_type: string;
-  action: string;
-  outcome: string;
-  correlation_id: string | null;
-  compliance_tags: string[];
-  data: Record<string, unknown>;
-  prev_hash: string;
-  entry_hash: string;
-}
+export type AuditEntryView = ReturnType<typeof hashedFields> & { prev_hash: string; entry_hash: string };
 
 const viewOf = (row: AuditRow): AuditEntryView => ({
-  seq: row.seq,
-  tenant_id: row.tenantId,
-  event_id: row.eventId,
-  occurred_at: row.occurredAt.toISOString(),
-  actor_id: row.actorId,
-  actor_type: row.actorType,
-  action: row.action,
-  outcome: row.outcome,
-  correlation_id: row.correlationId,
-  compliance_tags: row.complianceTags,
-  data: row.data,
+  ...hashedFields(row),
   prev_hash: row.prevHash,
   entry_hash: row.entryHash,
 });

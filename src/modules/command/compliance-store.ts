@@ -111,11 +111,17 @@ export async function latestSettingChanges(
     occurred_at: string;
   }>(
     q,
-    sql`select distinct on (a.data->>'key') a.data->>'key' as key, a.data->'new_value' as value, a.seq, a.entry_hash,
-               a.occurred_at
-        from ${auditLog} a
-        where a.tenant_id = ${tenantId} and a.action = 'setting.changed' and a.data->>'key' = any(${textArray(keys)})
-        order by a.data->>'key', a.seq desc`,
+    // One index probe per key (audit_setting_changes, migration 0026): the cost follows the keys asked, not how
+    // many times each setting changed.
+    sql`select k.key, s.value, s.seq, s.entry_hash, s.occurred_at
+        from unnest(${textArray(keys)}) as k(key)
+        cross join lateral (
+          select a.data->'new_value' as value, a.seq, a.entry_hash, a.occurred_at
+          from ${auditLog} a
+          where a.tenant_id = ${tenantId} and a.action = 'setting.changed' and a.data->>'key' = k.key
+          order by a.seq desc
+          limit 1
+        ) s`,
   );
   return new Map(
     found.map((row) => [

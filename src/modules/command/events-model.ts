@@ -1,8 +1,7 @@
 // The words of the Command Center event records (Part B 2.7): actor types, severities, outcomes, and the
 // envelope of a stored event. The one place that orders severities.
 import { type SQL, sql } from 'drizzle-orm';
-import type { ActorType, EventEnvelope, Outcome, Severity } from '../../kernel/events/index.js';
-import type { events } from '../../kernel/events/schema.js';
+import type { ActorType, Outcome, Severity } from '../../kernel/events/index.js';
 
 export const ACTOR_TYPES = ['human', 'agent', 'service', 'system'] as const satisfies readonly ActorType[];
 /** Lowest first. */
@@ -26,19 +25,3 @@ export const severityOfRank = (rank: number): Severity => SEVERITIES[rank] ?? 'i
 
 /** The rank `severityRank` gives a severity. */
 export const rankOfSeverity = (severity: Severity): number => SEVERITIES.indexOf(severity);
-
-/** The envelope of a stored event, exactly as the stream sends it. */
-export function envelopeOf(row: typeof events.$inferSelect): EventEnvelope {
-  return {
-    id: row.id,
-    tenant_id: row.tenantId,
-    timestamp: row.occurredAt.toISOString(),
-    actor: { id: row.actorId, type: row.actorType },
-    category: row.category,
-    action: row.action,
-    severity: row.severity,
-    outcome: row.outcome,
-    correlation_id: row.correlationId,
-    data: row.data,
-  };
-}

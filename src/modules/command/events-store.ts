@@ -2,9 +2,15 @@
 // first when it has one, so PostgreSQL serves it from the (tenant_id, occurred_at) index, newest first.
 import { and, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import { rows, type Tx } from '../../kernel/db/index.js';
-import type { ActorType, EventEnvelope, Outcome, Severity } from '../../kernel/events/index.js';
+import {
+  type ActorType,
+  type EventEnvelope,
+  envelopeOf,
+  type Outcome,
+  type Severity,
+} from '../../kernel/events/index.js';
 import { events } from '../../kernel/events/schema.js';
-import { ELEVATED_FROM, envelopeOf, severitiesFrom } from './events-model.js';
+import { ELEVATED_FROM, severitiesFrom } from './events-model.js';
 
 export interface EventFilter {
   /** One organization, or every organization (null: the platform operator). */
