@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { rows } from '../../src/kernel/db/index.js';
 import { request } from '../support/http.js';
 import { signUpOwner } from '../support/organizations.js';
@@ -252,5 +253,98 @@ describe('distribution credentials', () => {
     }
     const anonymous = await request(api('/operator/licences'));
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('races', () => {
+  it('revokes a licence and a credential exactly once under concurrent requests', async () => {
+    const licence = await issueLicence(operator.token, licenceInput({ licensee: 'Race Ltd' }));
+    const created = await issueCredential({ licence_pk: licence.body.id, label: 'race' });
+    const statuses = async (path: string) =>
+      (await Promise.all(Array.from({ length: 5 }, () => request(api(path), { token: operator.token, json: {} }))))
+        .map((res) => res.status)
+        .sort();
+    expect(await statuses(`/operator/distribution-credentials/${created.body.id}/revoke`)).toEqual([
+      200, 409, 409, 409, 409,
+    ]);
+    expect(await statuses(`/operator/licences/${licence.body.id}/revoke`)).toEqual([200, 409, 409, 409, 409]);
+  });
+
+  it('publishes a version exactly once under concurrent requests', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        request(api('/operator/releases'), {
+          token: operator.token,
+          json: {
+            version: 'v7.0.0',
+            object_key: `svc/v7.0.0/attempt-${i}.tar.gz`,
+            checksum_sha256: String(i).repeat(64),
+            size_bytes: i,
+            published_at: '2026-01-01T00:00:00Z',
+          },
+        }),
+      ),
+    );
+    expect(results.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    const listed = await request(api('/operator/releases'), { token: operator.token });
+    const winner = results.find((res) => res.status === 201)!.body;
+    expect(listed.body.filter((r: { version: string }) => r.version === 'v7.0.0')).toEqual([winner]);
+  });
+});
+
+describe('configuration', () => {
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig({ SVC_ENV: 'test', ...env });
+      return 'accepted';
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+  };
+
+  it('stops the start on a signing key that is not Ed25519 or P-256, or unreadable', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(join(keyDir, 'rsa.pem'), rsa.privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    writeFileSync(join(keyDir, 'p384.pem'), p384.privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    writeFileSync(join(keyDir, 'junk.pem'), 'not a key');
+    const wrongKind = 'LICENCE_SIGNING_KEY_FILE: expected an Ed25519 or P-256 (ES256) private key';
+    expect(refusal({ LICENCE_SIGNING_KEY_FILE: join(keyDir, 'rsa.pem') })).toBe(wrongKind);
+    expect(refusal({ LICENCE_SIGNING_KEY_FILE: join(keyDir, 'p384.pem') })).toBe(wrongKind);
+    expect(refusal({ LICENCE_SIGNING_KEY_FILE: join(keyDir, 'junk.pem') })).toBe(
+      'LICENCE_SIGNING_KEY_FILE: not a PEM private key',
+    );
+    expect(refusal({ LICENCE_SIGNING_KEY_FILE: join(keyDir, 'absent.pem') })).toMatch(/cannot read/);
+  });
+
+  it('reads RELEASE_STORE: file://, s3://bucket/prefix, the DATA_DIR default, and refuses anything else', () => {
+    expect(loadConfig({ SVC_ENV: 'test' }).releaseStore).toBeUndefined();
+    expect(loadConfig({ SVC_ENV: 'test', DATA_DIR: '/var/lib/svc' }).releaseStore).toEqual({
+      kind: 'file',
+      dir: '/var/lib/svc/releases',
+    });
+    expect(loadConfig({ SVC_ENV: 'test', RELEASE_STORE: 'file:///srv/releases' }).releaseStore).toEqual({
+      kind: 'file',
+      dir: '/srv/releases',
+    });
+    expect(
+      loadConfig({
+        SVC_ENV: 'test',
+        RELEASE_STORE: 's3://svc-releases/dist',
+        S3_ENDPOINT: 'https://minio.example.com',
+        AWS_ACCESS_KEY_ID: 'id',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+      }).releaseStore,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'svc-releases',
+      prefix: 'dist/',
+      endpoint: 'https://minio.example.com',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    expect(refusal({ RELEASE_STORE: 'ftp://x' })).toMatch(/^RELEASE_STORE: expected/);
+    expect(refusal({ RELEASE_STORE: 's3://bucket/p', AWS_ACCESS_KEY_ID: 'id' })).toMatch(/set both, or neither/);
   });
 });
