@@ -91,7 +91,7 @@ class FormWalker {
       body: JSON.stringify(json),
     });
     this.remember(response);
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as any };
   }
 }
 
@@ -470,7 +470,7 @@ describe('a complete onboarding with a password, walked without JavaScript', () 
       (ask: { resource_type: string }) => ask.resource_type === 'manifest',
     );
     expect(manifestAsks).toHaveLength(1);
-    expect(manifestAsks[0].status).toBe('approved');
+    expect(manifestAsks[0]?.status).toBe('approved');
     // The invite code is consumed.
     const codes = await request(api('/operator/invite-codes'), { token: await opTokenAsync() });
     expect(codes.body.invite_codes.find((c: { id: string }) => c.id === invite.id).status).toBe('consumed');
