@@ -152,6 +152,9 @@ describe('step-up: open, verify, consume', () => {
     }
     expect((await h.stepUp(who, { action: 'payout.create', extra: 1 })).status).toBe(422);
     expect((await h.stepUp(who, { action: 'payout.create', context: [1] })).status).toBe(422);
+    const oversized = await h.stepUp(who, { action: 'payout.create', context: { note: 'x'.repeat(4096) } });
+    expect(oversized.status).toBe(422);
+    expect(oversized.body.detail).toBe('context: at most 4096 bytes of canonical JSON');
     const reserved = await h.stepUp(who, { action: 'payment.sca', context: { amount_minor: 1 } });
     expect(reserved.status).toBe(400);
     expect(await h.elevationsOf(who.userId)).toHaveLength(0);
@@ -202,6 +205,28 @@ describe('verify: bad factors, attempts, replay', () => {
     // The right code was not spent by the dead ask: a fresh elevation takes it.
     const fresh = await h.stepUp(who, payout);
     expect((await h.verify(who, fresh.body.elevation_id, { method: 'totp', code: right })).status).toBe(200);
+  });
+
+  it('wrong codes spend the account’s MFA wrong-code budget across elevations: more asks buy no more guesses', async () => {
+    const who = await h.person({ totp: true });
+    const right = h.codeAt(who.secret!);
+    const wrong = right === '000000' ? '111111' : '000000';
+    let refused = 0;
+    for (let ask = 0; ask < 3; ask++) {
+      const opened = await h.stepUp(who, payout);
+      for (let attempt = 0; attempt < 4 && refused < 10; attempt++, refused++) {
+        expect((await h.verify(who, opened.body.elevation_id, { method: 'totp', code: wrong })).status).toBe(401);
+      }
+    }
+    const fresh = await h.stepUp(who, payout);
+    const throttled = await h.verify(who, fresh.body.elevation_id, { method: 'totp', code: wrong });
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get('retry-after')).toBeTruthy();
+    // Throttled, not judged: no attempt of the ask was burned and no failure recorded for it.
+    const failures = (await h.eventsOf(who.tenantId)).filter(
+      (event) => event.action === 'elevation.failed' && event.data.elevation_id === fresh.body.elevation_id,
+    );
+    expect(failures).toHaveLength(0);
   });
 
   it('a TOTP step is accepted once across step-ups and sign-ins', async () => {

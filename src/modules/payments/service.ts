@@ -6,6 +6,7 @@ import { actionFingerprint } from '../../kernel/authz/fingerprint.js';
 import { addMs } from '../../kernel/clock.js';
 import { secretsEqual } from '../../kernel/crypto/index.js';
 import type { Tx } from '../../kernel/db/index.js';
+import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import { badRequest, HttpError, notFound, unauthorized, unprocessable } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
 import { liveSessionsOfUser, mayUseAccount, signInSubject } from '../sign-in/index.js';
@@ -37,6 +38,9 @@ import * as store from './store.js';
 export const CONSUME_ROUTE = '/api/v1/payments/elevations/consume';
 /** JOSE `typ` of the attestation the payment back end keeps as evidence. */
 export const ATTESTATION_TYP = 'payment-attestation+jwt';
+
+/** What an elevation binds is one operation's details, not a document: its canonical JSON is bounded. */
+export const CONTEXT_MAX_BYTES = 4096;
 
 const NOT_FOUND = 'Elevation not found';
 const BAD_FACTOR = 'The factor did not verify';
@@ -260,6 +264,9 @@ export function createPaymentService(deps: PaymentsDeps) {
       const me = sessionOf(principal);
       if (input.action === SCA_ACTION) {
         throw badRequest(`action: "${SCA_ACTION}" is opened with POST /payments/sca/challenge only`);
+      }
+      if (input.context && Buffer.byteLength(canonicalJson(input.context)) > CONTEXT_MAX_BYTES) {
+        throw unprocessable(`context: at most ${CONTEXT_MAX_BYTES} bytes of canonical JSON`);
       }
       return open(me, { kind: 'step_up', action: input.action, context: input.context ?? null, display: null }, ip);
     },
