@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { badRequest } from '../../kernel/http/index.js';
 import type { Dns } from '../../kernel/net/index.js';
 
 const require = createRequire(import.meta.url);
@@ -38,4 +39,17 @@ export async function acceptsMail(dns: Dns, domain: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The one rule for an address someone asks us to mail (early access, Part A 4.12; onboarding, Part B 4.5):
+ * 400 for a disposable-mail domain, 400 for a domain that publishes no usable mail exchanger.
+ */
+export async function assertMailableEmail(dns: Dns, email: string): Promise<void> {
+  const domain = email
+    .slice(email.lastIndexOf('@') + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
+  if (isDisposableDomain(domain)) throw badRequest('Disposable email addresses are not accepted; use a work address');
+  if (!(await acceptsMail(dns, domain))) throw badRequest('The email domain does not accept mail (no MX record)');
 }

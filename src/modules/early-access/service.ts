@@ -9,7 +9,7 @@ import { newId } from '../../kernel/ids.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { Dns } from '../../kernel/net/index.js';
-import { acceptsMail, isDisposableDomain } from './domains.js';
+import { assertMailableEmail } from './domains.js';
 import * as store from './store.js';
 
 /** Part A 4.12 and 8: per-IP and global budgets; past either, 429 with the rate headers. */
@@ -67,10 +67,7 @@ export function createEarlyAccessService(deps: {
       const global = await limiter.consume(EARLY_ACCESS_GLOBAL, 'all');
       if (!global.allowed) throw throttled(global);
       const email = input.email.trim();
-      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-      if (isDisposableDomain(domain))
-        throw badRequest('Disposable email addresses are not accepted; use a work address');
-      if (!(await acceptsMail(dns, domain))) throw badRequest('The email domain does not accept mail (no MX record)');
+      await assertMailableEmail(dns, email);
 
       const token = randomSecret();
       const now = clock.now();

@@ -4,6 +4,7 @@ import { HttpError, unprocessable } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
 import { type LimitDecision, rateLimitHeaders, throttled } from '../../kernel/limits/index.js';
 import { emailKeyOf } from '../accounts/index.js';
+import { assertMailableEmail } from '../early-access/index.js';
 import {
   BOOTSTRAP_GLOBAL,
   BOOTSTRAP_PER_IP,
@@ -16,7 +17,6 @@ import {
 } from './abuse.js';
 import { hashCode, newDeviceCode, newUserCode } from './codes.js';
 import { type OnboardingDeps, ownerPrincipal } from './deps.js';
-import { assertMailableDomain } from './email-domains.js';
 import type { BootstrapInput } from './http-schemas.js';
 import type { InviteCodes } from './invite-codes.js';
 import { parseManifest } from './manifests-port.js';
@@ -84,7 +84,7 @@ export function createBootstrap(deps: OnboardingDeps & { inviteCodes: InviteCode
               deps.inviteCodes.check(tx, { code: input.invite_code, email, door: 'onboard' }),
             )
           ).id;
-      await assertMailableDomain(deps.dns, email);
+      await assertMailableEmail(deps.dns, email);
       const manifest = manifestOf(input.manifest);
 
       const deviceCode = newDeviceCode();
