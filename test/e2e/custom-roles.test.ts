@@ -156,7 +156,9 @@ describe('the custom roles admin API', () => {
     expect((await patchRole(owner.token, 'ctl', { permissions: ['agents:*'] })).status).toBe(422);
     expect((await patchRole(owner.token, 'ctl', {})).status).toBe(422);
     // Nothing refused was stored.
-    const codes = (await request(api('/authz/roles'), { token: owner.token })).body.map((r: { code: string }) => r.code);
+    const codes = (await request(api('/authz/roles'), { token: owner.token })).body.map(
+      (r: { code: string }) => r.code,
+    );
     expect(codes).toEqual(['ctl', 'ops']);
   });
 
@@ -169,9 +171,9 @@ describe('the custom roles admin API', () => {
     expect(lacking.body.detail).toBe('A role cannot grant permissions you do not hold: compliance:admin');
     expect((await getRole(owner.token, 'privacy')).status).toBe(404);
     // The owner may; the admin can then keep it in place but not add it elsewhere.
-    expect((await createRole(owner.token, { code: 'privacy', name: 'P', permissions: ['compliance:admin'] })).status).toBe(
-      201,
-    );
+    expect(
+      (await createRole(owner.token, { code: 'privacy', name: 'P', permissions: ['compliance:admin'] })).status,
+    ).toBe(201);
     const kept = await patchRole(admin.token, 'privacy', { permissions: ['compliance:admin', 'compliance:read'] });
     expect(kept.status, kept.text).toBe(200);
     const added = await createRole(admin.token, { code: 'mine', name: 'M', permissions: ['members:read'] });
@@ -330,9 +332,9 @@ describe('holding a custom role', () => {
       (await patchRole(owner.token, 'agent-keeper', { permissions: ['agents:manage', 'agents:read'] })).status,
     ).toBe(200);
     expect((await request(api('/members'), { token })).status).toBe(403);
-    expect((await patchRole(owner.token, 'agent-keeper', { permissions: ['agents:read', 'members:read'] })).status).toBe(
-      200,
-    );
+    expect(
+      (await patchRole(owner.token, 'agent-keeper', { permissions: ['agents:read', 'members:read'] })).status,
+    ).toBe(200);
     expect((await request(api('/members'), { token })).status).toBe(200);
   });
 });
