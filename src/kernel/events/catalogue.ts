@@ -234,7 +234,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   // Autonomous response (Part B 4.9, issue 26): the ledger's decisions and the autonomy kill switch.
   {
     name: 'autonomy.decision_recorded',
-    description: 'A detection fed the autonomy ledger: a decision was recorded (shadow, dry run, proposal or unattended)',
+    description: 'A detection fed the autonomy ledger: a decision was recorded (shadow, dry run, proposed, unattended)',
     webhook: false,
   },
   {
