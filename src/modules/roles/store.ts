@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { membershipStanding } from '../organizations/index.js';
 import { customRoles } from './schema.js';
@@ -103,20 +103,6 @@ export async function deleteCustomRole(q: Queryable, tenantId: string, code: str
     .where(and(eq(customRoles.tenantId, tenantId), eq(customRoles.code, code)))
     .returning({ code: customRoles.code });
   return deleted.length === 1;
-}
-
-/** Permissions of several custom roles at once (for a roster or a principal's memberships). */
-export async function customRolePermissions(
-  q: Queryable,
-  tenantId: string,
-  codes: readonly string[],
-): Promise<Map<string, string[]>> {
-  if (codes.length === 0) return new Map();
-  const found = await q
-    .select({ code: customRoles.code, permissions: customRoles.permissions })
-    .from(customRoles)
-    .where(and(eq(customRoles.tenantId, tenantId), sql`${customRoles.code} in ${codes}`));
-  return new Map(found.map((r) => [r.code, r.permissions]));
 }
 
 /**
