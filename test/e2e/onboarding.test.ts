@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_GLOBAL, BOOTSTRAP_PER_NETWORK } from '../../src/modules/onboarding/abuse.js';
+import { insertCustomRole } from '../../src/modules/roles/index.js';
 import { RecordType, startDnsServer } from '../support/dns.js';
 import { observableAnswer, request } from '../support/http.js';
 import { bootstrapPlatformOwner } from '../support/platform.js';
@@ -360,10 +361,22 @@ describe('poll', () => {
   });
 });
 
-/** A whole onboarding with a password, approved with the plan shown: what the tests build on. */
-async function completeOnboarding(options: { withPlanHash?: boolean } = {}) {
+/**
+ * A whole onboarding with a password, approved with the plan shown: what the tests build on. `withPlanHash: false`
+ * approves without the plan's hash; `beforeApprove` runs between the review page and the approve.
+ */
+async function completeOnboarding(
+  options: {
+    withPlanHash?: boolean;
+    manifest?: object;
+    beforeApprove?: (owner: { address: string; slug: string }) => Promise<void>;
+  } = {},
+) {
   const organization = orgName();
-  const { address, invite, answer } = await invitedBootstrap({ organization_name: organization, manifest });
+  const { address, invite, answer } = await invitedBootstrap({
+    organization_name: organization,
+    manifest: options.manifest ?? manifest,
+  });
   const { walker, confirmed } = await h.confirmByMail(answer.user_code, address, {
     method: 'password',
     password: PASSWORD,
@@ -375,6 +388,7 @@ async function completeOnboarding(options: { withPlanHash?: boolean } = {}) {
   expect(review.status).toBe(200);
   const planHash = hiddenField(review.text, 'plan_hash');
   expect(planHash).toMatch(/^[0-9a-f]{64}$/);
+  await options.beforeApprove?.({ address, slug: slugOf(organization) });
   const approved = await walker.post(
     '/onboard/verify/approve',
     options.withPlanHash === false ? {} : { plan_hash: planHash! },
@@ -483,6 +497,148 @@ describe('a complete onboarding with a password, walked without JavaScript', () 
     const list = asks.body.approvals as Array<{ resource_type: string }>;
     expect(list.filter((ask: { resource_type: string }) => ask.resource_type === 'manifest')).toHaveLength(0);
   });
+});
+
+describe('the released agent applies the manifest it parked', () => {
+  /** A manifest with a custom role and an invite holding it, for a fresh address. */
+  const parked = () => ({
+    manifest_version: 1,
+    roles: [{ code: 'support-lead', name: 'Support lead', permissions: ['members:read'] }],
+    invites: [{ email: email(), role: 'support-lead' }],
+  });
+  const applyAs = (token: string, document: unknown) =>
+    request(api('/manifest/apply'), { token, json: { manifest: document } });
+
+  /** The agent's access token from the credential its poll released, and the owner's token and identity. */
+  async function sides(done: Awaited<ReturnType<typeof completeOnboarding>>) {
+    const minted = await request(api('/agents/token'), { json: { credential: done.agent.credential } });
+    expect(minted.status, minted.text).toBe(200);
+    const login = await loginOwner(done.address, done.slug);
+    expect(login.status, login.text).toBe(200);
+    const ownerToken = login.body.access_token as string;
+    const me = await request(api('/me'), { token: ownerToken });
+    return {
+      agentToken: minted.body.access_token as string,
+      ownerToken,
+      ownerId: me.body.user_id as string,
+      tenantId: me.body.tenant_id as string,
+    };
+  }
+
+  /** What the manifest made: the custom role's permissions (null when absent) and the pending invitations. */
+  async function made(ownerToken: string) {
+    const role = await request(api('/authz/roles/support-lead'), { token: ownerToken });
+    const invites = await request(api('/members/invites'), { token: ownerToken });
+    expect(invites.status, invites.text).toBe(200);
+    const list = (Array.isArray(invites.body) ? invites.body : invites.body.invites) as Array<{
+      email: string;
+      role: string;
+    }>;
+    return {
+      role: role.status === 200 ? (role.body.permissions as string[]) : null,
+      invites: list.map((i) => [i.email, i.role]),
+    };
+  }
+
+  it('applies with the pre-approval of the plan the person approved; a second apply resumes with nothing to do', async () => {
+    const document = parked();
+    const done = await completeOnboarding({ manifest: document });
+    expect(done.approvedText).toContain('The plan you reviewed is approved');
+    const { agentToken, ownerToken, ownerId } = await sides(done);
+    // The pre-approval: one manifest ask of this agent, approved by the person.
+    const asks = await request(api(`/approvals?agent_id=${done.agent.agent_id}`), { token: ownerToken });
+    const preapproval = (asks.body.approvals as Array<Record<string, any>>).filter(
+      (ask) => ask.resource_type === 'manifest',
+    );
+    expect(preapproval).toHaveLength(1);
+    expect(preapproval[0]).toMatchObject({ status: 'approved', decided_by: ownerId });
+    expect(await made(ownerToken)).toEqual({ role: null, invites: [] });
+
+    const first = await applyAs(agentToken, document);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toEqual({
+      manifest_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      approval_id: preapproval[0]!.id,
+      approved_by: ownerId,
+      resumed: false,
+      applied: 2,
+      skipped: 0,
+    });
+    expect(await made(ownerToken)).toEqual({
+      role: ['members:read'],
+      invites: [[document.invites[0]!.email, 'support-lead']],
+    });
+    // The pre-approval is spent; the plan now reads every step as in place.
+    const spent = await request(api(`/approvals/${preapproval[0]!.id}`), { token: ownerToken });
+    expect(spent.body.status).toBe('consumed');
+    const after = await request(api('/manifest/plan'), { token: agentToken, json: { manifest: document } });
+    expect(after.body.steps.map((step: { would: string }) => step.would)).toEqual(['noop', 'noop']);
+
+    const second = await applyAs(agentToken, document);
+    expect(second.status, second.text).toBe(200);
+    expect(second.body).toEqual({ ...first.body, resumed: true, applied: 0, skipped: 2 });
+    expect((await made(ownerToken)).invites).toHaveLength(1);
+  });
+
+  for (const variant of ['no plan hash', 'a stale plan hash'] as const) {
+    it(`with ${variant} on the approve, apply is 403 no-approval and the agent asks through the ordinary queue`, async () => {
+      const document = parked();
+      const done = await completeOnboarding({
+        manifest: document,
+        withPlanHash: variant !== 'no plan hash',
+        // The live state moves after the review: the role now exists identically, so the plan shown is stale.
+        beforeApprove:
+          variant === 'a stale plan hash'
+            ? async ({ address, slug }) => {
+                const me = await request(api('/me'), { token: (await loginOwner(address, slug)).body.access_token });
+                await svc.deps.transactions.tenant(me.body.tenant_id, (tx) =>
+                  insertCustomRole(tx, me.body.tenant_id, { ...document.roles[0]!, description: null }),
+                );
+              }
+            : undefined,
+      });
+      expect(done.approvedText).toContain('goes through your approval queue');
+      const { agentToken, ownerToken, ownerId } = await sides(done);
+      const before = await made(ownerToken);
+      expect(before.invites).toEqual([]);
+
+      const refused = await applyAs(agentToken, document);
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body).toMatchObject({ approval_state: 'no-approval', approval_status: 'none', approval_id: null });
+      expect(await made(ownerToken)).toEqual(before);
+
+      const asked = await request(api('/manifest/request-approval'), {
+        token: agentToken,
+        json: { manifest: document },
+      });
+      expect(asked.status, asked.text).toBe(201);
+      expect(asked.body).toMatchObject({ approval_status: 'pending', created: true, appliable: true });
+      const pending = await applyAs(agentToken, document);
+      expect(pending.status).toBe(403);
+      expect(pending.body).toMatchObject({ approval_state: 'no-approval', approval_status: 'pending' });
+      const decided = await request(api(`/approvals/${asked.body.approval_id}/decide`), {
+        token: ownerToken,
+        json: { approve: true },
+      });
+      expect(decided.status, decided.text).toBe(200);
+      expect(decided.body.status).toBe('approved');
+
+      const applied = await applyAs(agentToken, document);
+      expect(applied.status, applied.text).toBe(200);
+      const roleSteps = variant === 'no plan hash' ? 1 : 0;
+      expect(applied.body).toMatchObject({
+        approval_id: asked.body.approval_id,
+        approved_by: ownerId,
+        resumed: false,
+        applied: 1 + roleSteps,
+        skipped: 1 - roleSteps,
+      });
+      expect(await made(ownerToken)).toEqual({
+        role: ['members:read'],
+        invites: [[document.invites[0]!.email, 'support-lead']],
+      });
+    });
+  }
 });
 
 describe('denial and refusals of the hosted legs', () => {
