@@ -87,6 +87,7 @@ import {
   registerMemberRoutes,
 } from './modules/members/index.js';
 import { createManifests, type Manifests, registerManifestRoutes } from './modules/manifests/index.js';
+import { registerMcpRoutes } from './modules/mcp/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createMfaService, createSecondFactorGate, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
 import {
@@ -638,6 +639,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
   registerOnboardingRoutes(app, deps.onboarding);
   registerAutonomyRoutes(app, { autonomy: deps.autonomy });
+  registerMcpRoutes(app, {
+    ...{ config, transactions, events, clock, limiter: deps.limiter, egress: deps.egress },
+    ...{ resolvers, governance: deps.agents.governance, isPlatformOperator },
+    ...{ manifests: deps.manifests.service, pricing: deps.pricing },
+  });
   registerWebPages(app, deps);
   await app.ready();
   return app;

@@ -21,3 +21,5 @@ export {
   mintAgentToken,
 } from './token-mint.js';
 export { AgentTokenAnswer, registerAgentTokenRoutes } from './token-routes.js';
+// For the MCP server (issue 24): what governance reads about an agent principal.
+export type { AgentState, AgentTask } from './model.js';

@@ -12,7 +12,7 @@ const read = { auth: 'any', permission: 'command:read' } as const;
 const common = { tags: ['command'], security: [{ bearer: [] }] };
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
-const AuditQuery = Type.Object({
+export const AuditQuery = Type.Object({
   action: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   actor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   tenant_id: Type.Optional(

@@ -20,3 +20,10 @@ export function registerCommandRoutes(app: FastifyInstance, deps: CommandDeps): 
   registerIncidentsRoutes(app, deps);
   registerComplianceRoutes(app, deps);
 }
+
+// For the MCP tools (issue 24): tools call these services in-process, their input schemas are these REST schemas.
+export { AuditQuery } from './audit-routes.js';
+export { createAuditReader } from './audit-service.js';
+export { AcknowledgeBody, DetectionListQuery, DetectionParams } from './detections-schemas.js';
+export { createDetectionsService, type DetectionView, operableScope } from './detections-service.js';
+export { operableDetection } from './detections-store.js';

@@ -32,3 +32,5 @@ export function createManifests(deps: ManifestsDeps) {
 }
 
 export type Manifests = ReturnType<typeof createManifests>;
+// For the MCP tools (issue 24): their input schema is the REST envelope.
+export { ManifestEnvelope } from './http-schemas.js';
