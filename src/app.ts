@@ -105,7 +105,7 @@ import { registerOperatorPlane } from './modules/operator/index.js';
 import { createOnboarding, type Onboarding, registerOnboardingRoutes } from './modules/onboarding/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
-import { registerPaymentRoutes } from './modules/payments/index.js';
+import { paymentsPersonalData, registerPaymentRoutes } from './modules/payments/index.js';
 import { createPricingService, type PricingService, registerPricingRoutes } from './modules/pricing/index.js';
 import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from './modules/privacy/index.js';
 import {
@@ -405,6 +405,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     const manifests = createManifests({ config, transactions, events, clock, members, testHooks: {} });
     personalData.add(approvalsPersonalData);
+    personalData.add(paymentsPersonalData);
     const pricing = createPricingService({ transactions, organizations, clock });
     const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });
     const scim = createScim({

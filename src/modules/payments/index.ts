@@ -1,2 +1,3 @@
 export type { PaymentsDeps } from './deps.js';
+export { paymentsPersonalData } from './personal-data.js';
 export { registerPaymentRoutes } from './routes.js';

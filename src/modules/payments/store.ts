@@ -98,3 +98,19 @@ export async function openDetections(
         order by rule_id`,
   );
 }
+
+/** A person's elevations in one organization, oldest first (their personal-data export). */
+export async function elevationsOfUser(q: Queryable, tenantId: string, userId: string): Promise<ElevationRow[]> {
+  return q
+    .select()
+    .from(paymentElevations)
+    .where(and(eq(paymentElevations.tenantId, tenantId), eq(paymentElevations.userId, userId)))
+    .orderBy(paymentElevations.createdAt, paymentElevations.id);
+}
+
+/** Erasure: every elevation of the person in the organization (the back end keeps its attestations). */
+export async function deleteElevationsOfUser(q: Queryable, tenantId: string, userId: string): Promise<void> {
+  await q
+    .delete(paymentElevations)
+    .where(and(eq(paymentElevations.tenantId, tenantId), eq(paymentElevations.userId, userId)));
+}
