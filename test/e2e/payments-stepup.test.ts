@@ -102,6 +102,23 @@ describe('step-up: open, verify, consume', () => {
     expect(events.find((event) => event.action === 'elevation.opened')!.actor_type).toBe('human');
   });
 
+  it('the person’s data export lists their elevations with what each was bound to', async () => {
+    const who = await h.person({ totp: true });
+    const opened = await h.stepUp(who, payout);
+    const mine = await h.get('/gdpr/my-data', who.token);
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.sections.payment_elevations).toEqual([
+      expect.objectContaining({
+        elevation_id: opened.body.elevation_id,
+        kind: 'step_up',
+        status: 'opened',
+        action: 'payout.create',
+        context: payout.context,
+        source_ip: expect.any(String),
+      }),
+    ]);
+  });
+
   it('400 no_factor when the person has no factor enrolled, and nothing is opened', async () => {
     const who = await h.person();
     const res = await h.stepUp(who, payout);

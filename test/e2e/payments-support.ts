@@ -50,6 +50,8 @@ export function paymentsHarness(svc: () => TestService) {
   const post = (path: string, token: string | undefined, json?: unknown, headers: Record<string, string> = {}) =>
     request(api(path), { method: 'POST', token, ...(json === undefined ? {} : { json }), headers });
 
+  const get = (path: string, token: string) => request(api(path), { token });
+
   /** The TOTP code an authenticator app shows at the service's (test-moved) time. */
   const codeAt = (secret: string, offsetMs = 0) =>
     new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: svc().clock.now().getTime() + offsetMs });
@@ -160,6 +162,7 @@ export function paymentsHarness(svc: () => TestService) {
 
   return {
     api,
+    get,
     post,
     codeAt,
     nextStep,
