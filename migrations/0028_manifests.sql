@@ -36,19 +36,6 @@ CREATE TABLE "manifest_apply_steps" (
 	CONSTRAINT "manifest_apply_steps_tenant_id_manifest_hash_step_index_pk" PRIMARY KEY("tenant_id","manifest_hash","step_index")
 );
 --> statement-breakpoint
-CREATE TABLE "manifest_sso_scaffolds" (
-	"tenant_id" uuid PRIMARY KEY NOT NULL,
-	"display_name" text NOT NULL,
-	"issuer" text NOT NULL,
-	"client_id" text NOT NULL,
-	"default_role" text,
-	"enabled" boolean DEFAULT false NOT NULL,
-	"manifest_hash" text NOT NULL,
-	"created_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "manifest_sso_scaffolds_disabled" CHECK ("enabled" = false)
-);
---> statement-breakpoint
-ALTER TABLE "manifest_sso_scaffolds" ADD CONSTRAINT "manifest_sso_scaffolds_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "manifest_resource_bindings" ADD CONSTRAINT "manifest_resource_bindings_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- A binding goes with its OAuth resource.
 ALTER TABLE "manifest_resource_bindings" ADD CONSTRAINT "manifest_resource_bindings_resource_fk" FOREIGN KEY ("tenant_id","resource_id") REFERENCES "public"."oauth_resources"("tenant_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -56,4 +43,13 @@ ALTER TABLE "manifest_applies" ADD CONSTRAINT "manifest_applies_tenant_id_tenant
 ALTER TABLE "manifest_apply_steps" ADD CONSTRAINT "manifest_apply_steps_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "manifest_resource_bindings_namespace" ON "manifest_resource_bindings" USING btree ("tenant_id","namespace");--> statement-breakpoint
 -- Apply and request-approval find a manifest's asks in the organization by their fingerprint, newest first.
-CREATE INDEX "approval_requests_manifest" ON "approval_requests" USING btree ("tenant_id","fingerprint","created_at") WHERE "resource_type" = 'manifest';
+CREATE INDEX "approval_requests_manifest" ON "approval_requests" USING btree ("tenant_id","fingerprint","created_at") WHERE "resource_type" = 'manifest';--> statement-breakpoint
+-- SSO connections scaffolded by a manifest (issue 23 item 2, Part B 2.4). These columns belong to the SSO module's
+-- sso_oidc_connections; they are added here because this branch has no other migration slot. A manifest's `sso`
+-- section creates the organization's OIDC connection itself, disabled and without a client secret (a manifest never
+-- carries one), keeping its display name and default role; the connection cannot be enabled before an admin supplies
+-- the secret through PUT /tenants/sso/oidc, which the check below enforces too.
+ALTER TABLE "sso_oidc_connections" ALTER COLUMN "client_secret_sealed" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "sso_oidc_connections" ADD COLUMN "display_name" text;--> statement-breakpoint
+ALTER TABLE "sso_oidc_connections" ADD COLUMN "default_role" text;--> statement-breakpoint
+ALTER TABLE "sso_oidc_connections" ADD CONSTRAINT "sso_oidc_connections_secret_before_enabled" CHECK ("client_secret_sealed" IS NOT NULL OR "enabled" = false);

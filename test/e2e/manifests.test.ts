@@ -448,14 +448,14 @@ describe('apply', () => {
       sql`select identifier, namespace from manifest_resource_bindings where tenant_id = ${org.owner.tenantId}`,
     );
     expect(binding).toEqual({ identifier: org.identifier, namespace: manifest.resources[0]!.namespace });
-    // The SSO scaffold: disabled, no secret anywhere; the SSO module has no live connection.
-    const [scaffold] = await rows<Record<string, unknown>>(
-      db(),
-      sql`select * from manifest_sso_scaffolds where tenant_id = ${org.owner.tenantId}`,
-    );
-    expect(scaffold).toMatchObject({ issuer: 'https://idp.example.com', enabled: false, manifest_hash: hash });
-    expect(Object.keys(scaffold!).some((key) => key.includes('secret'))).toBe(false);
-    expect((await request(api('/tenants/sso/oidc'), { token: org.owner.token })).status).toBe(404);
+    // The SSO scaffold: the SSO module's connection, disabled and without a secret (test/e2e/manifests-sso.test.ts).
+    const connection = await request(api('/tenants/sso/oidc'), { token: org.owner.token });
+    expect(connection.status, connection.text).toBe(200);
+    expect(connection.body).toMatchObject({
+      issuer: 'https://idp.example.com',
+      enabled: false,
+      client_secret_set: false,
+    });
     // Every step audited with the manifest hash as correlation id, by the applying agent.
     const audited = await eventsCorrelated(hash);
     const steps = audited.filter((e) => e.action === 'manifest.step_applied');

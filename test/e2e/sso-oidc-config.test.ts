@@ -187,6 +187,8 @@ describe('configuration', () => {
       issuer: ISSUER,
       client_id: CLIENT_ID,
       client_secret_set: true,
+      display_name: null,
+      default_role: null,
       scopes: ['openid', 'email', 'profile'],
       allowed_domains: ['corp.example.org', 'example.com'],
       enabled: true,

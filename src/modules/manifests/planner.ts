@@ -6,6 +6,7 @@ import type { Queryable } from '../../kernel/db/index.js';
 import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import { emailKeyOf } from '../accounts/index.js';
 import { findCustomRole } from '../roles/index.js';
+import { isScaffoldOf, oidcConnectionSummary, oidcScaffoldProblem } from '../sso/index.js';
 import { declaredCodesOf, type Manifest, manifestHashOf } from './document.js';
 import * as store from './store.js';
 
@@ -204,43 +205,31 @@ export function createManifestPlanner(deps: PlannerDeps) {
 
       if (manifest.sso) {
         const sso = manifest.sso;
-        const detail = {
+        const wanted = {
           display_name: sso.display_name,
           issuer: sso.issuer,
           client_id: sso.client_id,
           default_role: sso.default_role ?? null,
-          enabled: false,
         };
+        const detail = { ...wanted, enabled: false };
         const defaultGrants = sso.default_role ? await roleGrants(sso.default_role) : [];
-        const connection = await store.ssoConnection(tx, tenantId);
-        const scaffold = await store.ssoScaffold(tx, tenantId);
-        const sameScaffold =
-          scaffold !== undefined &&
-          scaffold.displayName === sso.display_name &&
-          scaffold.issuer === sso.issuer &&
-          scaffold.clientId === sso.client_id &&
-          scaffold.defaultRole === (sso.default_role ?? null);
-        const never = 'manifests never update in place';
+        // The SSO module's own rules (the issuer rule of PUT /tenants/sso/oidc, client id syntax).
+        const problem = oidcScaffoldProblem(wanted);
+        const connection = await oidcConnectionSummary(tx, tenantId);
         if (!defaultGrants) add('sso', sso.issuer, 'invalid', detail, unknownRole(sso.default_role ?? ''));
+        else if (problem) add('sso', sso.issuer, 'invalid', detail, problem);
         else if (!planIncludes(await store.planCodeOf(tx, tenantId), 'enterprise_sso')) {
           add('sso', sso.issuer, 'invalid', detail, "Enterprise SSO is not included in the organization's plan");
         } else if (connection) {
-          add(
-            'sso',
-            sso.issuer,
-            'conflict',
-            detail,
-            `the organization has an SSO connection already (${connection.issuer}); ${never}`,
-          );
-        } else if (scaffold) {
-          if (sameScaffold) add('sso', sso.issuer, 'noop', detail);
+          // The same four fields: the same connection (whether an admin gave it its secret since or not).
+          if (isScaffoldOf(connection, wanted)) add('sso', sso.issuer, 'noop', detail);
           else
             add(
               'sso',
               sso.issuer,
               'conflict',
               detail,
-              `a disabled SSO connection was scaffolded already (${scaffold.issuer}, client ${scaffold.clientId}); ${never}`,
+              `the organization has another SSO connection already (${connection.issuer}, client ${connection.client_id}); manifests never update in place`,
             );
         } else {
           add('sso', sso.issuer, 'create', detail);

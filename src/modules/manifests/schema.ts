@@ -1,4 +1,4 @@
-import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from '../organizations/schema.js';
 
 /**
@@ -68,23 +68,3 @@ export const manifestApplySteps = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.manifestHash, t.stepIndex] })],
 );
-
-/**
- * A manifest's `sso` entry once applied (Part B 2.4): the organization's OpenID Connect connection scaffolded
- * disabled and without a secret (a manifest never carries one). It signs nobody in: an administrator configures the
- * connection with its secret through `PUT /tenants/sso/oidc` (the SSO module's rules), which needs the secret since
- * no connection exists yet. One per organization.
- */
-export const manifestSsoScaffolds = pgTable('manifest_sso_scaffolds', {
-  tenantId: uuid('tenant_id')
-    .primaryKey()
-    .references(() => tenants.id, { onDelete: 'cascade' }),
-  displayName: text('display_name').notNull(),
-  issuer: text('issuer').notNull(),
-  clientId: text('client_id').notNull(),
-  defaultRole: text('default_role'),
-  /** Always false: a scaffold is never a working connection. */
-  enabled: boolean('enabled').notNull().default(false),
-  manifestHash: text('manifest_hash').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-});

@@ -2,6 +2,7 @@ import type { Principal } from '../../kernel/auth/index.js';
 import type { Tx } from '../../kernel/db/index.js';
 import { conflict } from '../../kernel/http/index.js';
 import { findCustomRole, insertCustomRole } from '../roles/index.js';
+import { scaffoldOidcConnection } from '../sso/index.js';
 import type { ManifestsDeps } from './deps.js';
 import type { PlanStep } from './planner.js';
 import * as store from './store.js';
@@ -101,26 +102,14 @@ export function createStepRunner(deps: ManifestsDeps) {
           client_id: string;
           default_role: string | null;
         };
-        if (await store.ssoConnection(tx, ctx.tenantId)) throw conflict('An SSO connection was configured meanwhile');
-        const inserted = await store.insertScaffold(tx, {
-          tenantId: ctx.tenantId,
-          displayName: detail.display_name,
+        // The SSO module's connection, disabled and without a secret, recorded as its changes are (detection,
+        // owners' mail); 409 when the organization got a connection meanwhile.
+        await scaffoldOidcConnection(tx, deps, ctx.principal, {
+          display_name: detail.display_name,
           issuer: detail.issuer,
-          clientId: detail.client_id,
-          defaultRole: detail.default_role,
-          enabled: false,
+          client_id: detail.client_id,
+          default_role: detail.default_role,
           manifestHash: ctx.manifestHash,
-          createdAt: clock.now(),
-        });
-        if (!inserted) throw conflict('An SSO connection was scaffolded meanwhile');
-        // Who signs in to the organization is decided by its identity provider: raised like any SSO change, even
-        // though a scaffold signs nobody in.
-        await events.detect(tx, {
-          tenantId: ctx.tenantId,
-          ruleId: 'sso-connection-changed',
-          groupKey: `tenant:${ctx.tenantId}`,
-          severity: 'high',
-          data: { action: 'manifest.sso_scaffolded', actor_id: ctx.principal.actor.id },
         });
         await finish(tx, ctx, step, { enabled: false });
       }),

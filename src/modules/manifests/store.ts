@@ -1,15 +1,14 @@
 import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
 import { type ApprovalRequestRow, approvalRequests } from '../approvals/index.js';
-import { manifestApplies, manifestApplySteps, manifestResourceBindings, manifestSsoScaffolds } from './schema.js';
+import { manifestApplies, manifestApplySteps, manifestResourceBindings } from './schema.js';
 
 // The manifest module's queries. A plan compares a manifest with other modules' state (OAuth resources,
-// memberships, invitations, the SSO connection, the plan): those are plain reads here, one statement each, so the
-// planner needs nothing but a transaction (onboarding plans in-process); every write to them goes through their
-// own modules.
+// memberships, invitations, the plan): those are plain reads here, one statement each, so the planner needs nothing
+// but a transaction (onboarding plans in-process); every write to them goes through their own modules. The SSO
+// connection is read and written through the SSO module's own functions (sso/scaffold.ts).
 
 export type BindingRow = typeof manifestResourceBindings.$inferSelect;
-export type ScaffoldRow = typeof manifestSsoScaffolds.$inferSelect;
 export type ApplyRow = typeof manifestApplies.$inferSelect;
 export type AskRow = ApprovalRequestRow;
 
@@ -87,33 +86,6 @@ export async function liveInvitation(
         and status = 'pending' and expires_at > ${now.toISOString()}`,
   );
   return row;
-}
-
-/** The organization's OpenID Connect connection (the SSO module's), if configured. */
-export async function ssoConnection(
-  q: Queryable,
-  tenantId: string,
-): Promise<{ issuer: string; client_id: string } | undefined> {
-  const [row] = await rows<{ issuer: string; client_id: string }>(
-    q,
-    sql`select issuer, client_id from sso_oidc_connections where tenant_id = ${tenantId}`,
-  );
-  return row;
-}
-
-export async function ssoScaffold(q: Queryable, tenantId: string): Promise<ScaffoldRow | undefined> {
-  const [row] = await q.select().from(manifestSsoScaffolds).where(eq(manifestSsoScaffolds.tenantId, tenantId));
-  return row;
-}
-
-/** Inserts the scaffold; false when the organization has one already. */
-export async function insertScaffold(q: Queryable, row: ScaffoldRow): Promise<boolean> {
-  const inserted = await q
-    .insert(manifestSsoScaffolds)
-    .values(row)
-    .onConflictDoNothing()
-    .returning({ id: manifestSsoScaffolds.tenantId });
-  return inserted.length === 1;
 }
 
 export async function planCodeOf(q: Queryable, tenantId: string): Promise<string | undefined> {

@@ -10,7 +10,8 @@ import type { DomainService, MembersService } from '../members/index.js';
 import type { OrganizationService } from '../organizations/index.js';
 import * as links from './link-store.js';
 import type { AssertedPerson } from './provisioning.js';
-import { addMember, remember } from './provisioning.js';
+import { addMember, remember, roleOfNewMember } from './provisioning.js';
+import * as store from './store.js';
 
 /** How long the mailed link to confirm an SSO link works. */
 export const LINK_LIFETIME_MINUTES = 30;
@@ -111,7 +112,11 @@ export function createAccountLinkConfirmation(
           if (error instanceof HttpError && error.status === 403) return false;
           throw error;
         }
-        await addMember(deps, tx, tenantId, userId, request.protocol);
+        // The OIDC connection's default role (a manifest's) when it is still the provider of this request.
+        const connection = request.protocol === 'oidc' ? await store.connectionOf(tx, tenantId) : undefined;
+        const defaultRole = connection?.issuer === request.issuer ? connection.defaultRole : null;
+        const role = await roleOfNewMember(tx, tenantId, defaultRole);
+        await addMember(deps, tx, tenantId, userId, request.protocol, role);
       }
       const person: AssertedPerson = {
         tenantId,

@@ -189,10 +189,17 @@ async function proveCredentials(
   return fail(`unexpected answer from the token endpoint ${url}: HTTP ${response.status} (${said})`);
 }
 
-/** The three checks in order; a check that cannot run because an earlier one failed is reported as not run. */
+/** Why the credentials check of a connection without a secret (a manifest's scaffold) does not run. */
+export const NO_SECRET =
+  'not run: the connection has no client secret yet (a manifest scaffolded it); give it with PUT /api/v1/tenants/sso/oidc';
+
+/**
+ * The three checks in order; a check that cannot run because an earlier one failed, or because the connection has
+ * no secret yet (`clientSecret` undefined: it fails), is reported as not run.
+ */
 export async function runChecks(
   egress: Egress,
-  connection: { issuer: string; clientId: string; clientSecret: string },
+  connection: { issuer: string; clientId: string; clientSecret: string | undefined },
 ): Promise<Check[]> {
   const { check: discovery, metadata } = await discover(egress, connection.issuer);
   if (!metadata) {
@@ -203,9 +210,12 @@ export async function runChecks(
       { name: 'credentials', ok: false, detail: skipped },
     ];
   }
+  const { clientSecret } = connection;
   const [jwks, credentials] = await Promise.all([
     fetchKeys(egress, metadata.jwks_uri),
-    proveCredentials(egress, metadata, connection),
+    clientSecret === undefined
+      ? { name: 'credentials' as const, ok: false, detail: NO_SECRET }
+      : proveCredentials(egress, metadata, { clientId: connection.clientId, clientSecret }),
   ]);
   return [discovery, jwks, credentials];
 }

@@ -32,6 +32,14 @@ export { type SamlSignIn, type SamlStart, SSO_STARTS_PER_IP } from './oidc-sign-
 export { type AssertedPerson, type ProvisioningRefusal, provisionPerson } from './provisioning.js';
 export { createRelyingParty, FederationError, type ProviderMetadata, type RelyingParty } from './relying-party.js';
 export { registerSsoRoutes } from './routes.js';
+export {
+  isScaffoldOf,
+  type OidcConnectionSummary,
+  type OidcScaffold,
+  oidcConnectionSummary,
+  oidcScaffoldProblem,
+  scaffoldOidcConnection,
+} from './scaffold.js';
 export type { SignInCodes, VouchedSignIn } from './sign-in-codes.js';
 export { registerSsoSignInRoutes, SSO_FLOW_COOKIE } from './sign-in-routes.js';
 export { signedInWithSessionIndex, tenantIdBySlug, userOfNameId } from './sign-in-store.js';
@@ -54,6 +62,8 @@ export interface SsoSignInDeps extends ProvisioningDeps {
 export function createSso(deps: SsoDeps & SsoSignInDeps) {
   deps.personalData.add(ssoPersonalData());
   const connectionChanges = createConnectionChanges(deps);
+  // The owners' mail of a connection an IAM manifest scaffolded (the manifests module has no mailer).
+  deps.events.onDetection((detection) => connectionChanges.noticeOfScaffold(detection));
   const oidc = createOidcConfigService({ ...deps, connectionChanges });
   const relyingParty = createRelyingParty(deps);
   const signInCodes = createSignInCodes(deps);

@@ -23,8 +23,15 @@ export interface OidcConfigInput {
 export interface OidcConfigView {
   issuer: string;
   client_id: string;
-  /** Always true: a connection cannot exist without a secret, and the secret itself is never answered. */
-  client_secret_set: true;
+  /**
+   * Whether a client secret is stored (the secret itself is never answered). False only on a connection an IAM
+   * manifest scaffolded: disabled until an admin supplies the secret.
+   */
+  client_secret_set: boolean;
+  /** Set by the manifest that scaffolded the connection; null otherwise. */
+  display_name: string | null;
+  /** The role of the people this connection provisions (set by a manifest); null: `member`. */
+  default_role: string | null;
   scopes: string[];
   allowed_domains: string[];
   enabled: boolean;
@@ -56,7 +63,9 @@ export function viewOf(row: store.OidcConnectionRow): OidcConfigView {
   return {
     issuer: row.issuer,
     client_id: row.clientId,
-    client_secret_set: true,
+    client_secret_set: row.clientSecretSealed !== null,
+    display_name: row.displayName,
+    default_role: row.defaultRole,
     scopes: row.scopes,
     allowed_domains: row.allowedDomains,
     enabled: row.enabled,
@@ -110,19 +119,27 @@ export function createOidcConfigService(deps: SsoDeps & { connectionChanges: Con
         if (!previous && input.client_secret === undefined) {
           throw unprocessable('client_secret: required when the connection is first configured');
         }
+        const enabled = input.enabled ?? true;
+        // A connection a manifest scaffolded has no secret: it stays disabled until one is given (scaffold.ts).
+        if (previous && previous.clientSecretSealed === null && input.client_secret === undefined && enabled) {
+          throw unprocessable(
+            'client_secret: required to enable a connection that has none yet (a manifest scaffolded it); ' +
+              'send it, or keep enabled: false',
+          );
+        }
         // The kept secret belongs to the provider and client it was given for. Kept across a new issuer, the
         // connection test would send it to whatever token endpoint the new issuer's discovery names: anyone who
         // can configure SSO (an admin, a leaked API key) could collect it without ever having known it.
         const sameClient =
           previous !== undefined && previous.issuer === issuer && previous.clientId === input.client_id;
-        if (previous && !sameClient && input.client_secret === undefined) {
+        if (previous?.clientSecretSealed && !sameClient && input.client_secret === undefined) {
           throw unprocessable('client_secret: required when the issuer or client_id changes');
         }
         const now = clock.now();
         // Constant time (digests compared): how long the comparison takes says nothing about the stored secret.
         const secretChanged =
           input.client_secret !== undefined &&
-          (!previous ||
+          (!previous?.clientSecretSealed ||
             !secretsEqual(openClientSecret(key, principal.tenantId, previous.clientSecretSealed), input.client_secret));
         const connectionChanged = !sameClient || secretChanged;
         const row: store.OidcConnectionRow = {
@@ -132,10 +149,13 @@ export function createOidcConfigService(deps: SsoDeps & { connectionChanges: Con
           clientSecretSealed:
             input.client_secret !== undefined
               ? sealClientSecret(key, principal.tenantId, input.client_secret)
-              : (previous?.clientSecretSealed as string),
+              : (previous?.clientSecretSealed ?? null),
+          // Only a manifest sets these; a PUT keeps them (DELETE removes them with the connection).
+          displayName: previous?.displayName ?? null,
+          defaultRole: previous?.defaultRole ?? null,
           scopes,
           allowedDomains,
-          enabled: input.enabled ?? true,
+          enabled,
           // The test proves issuer, client id and secret; scopes, domains and `enabled` do not change what it proved.
           lastTestedAt: connectionChanged ? null : (previous?.lastTestedAt ?? null),
           lastTestOk: connectionChanged ? null : (previous?.lastTestOk ?? null),
@@ -170,9 +190,12 @@ export function createOidcConfigService(deps: SsoDeps & { connectionChanges: Con
           },
           'high',
         );
+        const completed = previous?.clientSecretSealed === null && row.clientSecretSealed !== null;
         await deps.connectionChanges.record(tx, principal, {
           action: 'sso.oidc_configured',
-          summary: `The OpenID Connect identity provider was ${previous ? 'changed' : 'configured'}: ${issuer} (client ${row.clientId}).`,
+          summary: completed
+            ? `The OpenID Connect identity provider a manifest scaffolded was given its client secret${row.enabled ? ' and enabled' : ''}: ${issuer} (client ${row.clientId}).`
+            : `The OpenID Connect identity provider was ${previous ? 'changed' : 'configured'}: ${issuer} (client ${row.clientId}).`,
         });
         return { view: viewOf(row), created: !previous };
       });
@@ -205,8 +228,12 @@ export function createOidcConfigService(deps: SsoDeps & { connectionChanges: Con
       });
     },
 
-    /** The stored secret in clear, for the connection test (and later the sign-in flow); never answered. */
-    openSecret: (row: store.OidcConnectionRow) => openClientSecret(key, row.tenantId, row.clientSecretSealed),
+    /**
+     * The stored secret in clear, for the connection test and the sign-in flow; never answered. Undefined for a
+     * scaffolded connection that has none yet (never enabled, so never used for a sign-in).
+     */
+    openSecret: (row: store.OidcConnectionRow): string | undefined =>
+      row.clientSecretSealed === null ? undefined : openClientSecret(key, row.tenantId, row.clientSecretSealed),
   };
 }
 

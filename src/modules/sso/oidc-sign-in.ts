@@ -41,8 +41,8 @@ export type OidcSignInDeps = SsoDeps &
     config: Pick<Config, 'baseUrl' | 'signInReturnUrl'>;
     relyingParty: RelyingParty;
     codes: SignInCodes;
-    /** The connection's client secret in clear (sso/oidc-config.ts). */
-    openSecret(row: store.OidcConnectionRow): string;
+    /** The connection's client secret in clear (sso/oidc-config.ts); undefined while it has none (a scaffold). */
+    openSecret(row: store.OidcConnectionRow): string | undefined;
     /** The SAML module's start, once it is attached (sso/index.ts). */
     samlStart(): SamlStart | undefined;
     logger: { info(obj: object, msg: string): void };
@@ -58,10 +58,13 @@ const callbackPath = (tenantId: string) => `/api/v1/auth/sso/oidc/${tenantId}/ca
 export function createOidcSignIn(deps: OidcSignInDeps) {
   const { transactions, clock, relyingParty, codes, limiter, events } = deps;
 
-  /** The enabled connection of an organization, read in its transaction; undefined when there is none. */
+  /**
+   * The enabled connection of an organization, read in its transaction; undefined when there is none. A connection
+   * without a secret (a manifest's scaffold) is never enabled (a check constraint), and never used either way.
+   */
   async function enabledConnection(tx: Tx, tenantId: string) {
     const connection = await store.connectionOf(tx, tenantId);
-    return connection?.enabled ? connection : undefined;
+    return connection?.enabled && connection.clientSecretSealed !== null ? connection : undefined;
   }
 
   /** Records why a round trip of a known organization failed (Command Center; never shown to the browser). */
@@ -172,7 +175,9 @@ export function createOidcSignIn(deps: OidcSignInDeps) {
         if (!connection) throw new FederationError('the connection was removed or disabled');
         if (query.error || !query.code) throw new FederationError(`provider answered error ${query.error ?? ''}`);
         const metadata = await relyingParty.discover(connection.issuer);
-        const client = { clientId: connection.clientId, clientSecret: deps.openSecret(connection) };
+        const clientSecret = deps.openSecret(connection);
+        if (clientSecret === undefined) throw new FederationError('the connection has no client secret');
+        const client = { clientId: connection.clientId, clientSecret };
         const tokens = await relyingParty.exchangeCode(metadata, client, {
           code: query.code,
           redirectUri: `${deps.config.baseUrl}${callbackPath(tenantId)}`,
@@ -212,6 +217,7 @@ export function createOidcSignIn(deps: OidcSignInDeps) {
               familyName: text('family_name'),
             },
             connection.allowedDomains,
+            connection.defaultRole,
           );
           if ('refused' in outcome) return outcome;
           return codes.issue(tx, {

@@ -1,3 +1,4 @@
+import { isSystemRole } from '../../kernel/authz/catalog.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
@@ -6,6 +7,7 @@ import { newId } from '../../kernel/ids.js';
 import { type AccountService, emailKeyOf } from '../accounts/index.js';
 import type { DomainService, MembersService } from '../members/index.js';
 import type { OrganizationService } from '../organizations/index.js';
+import { findCustomRole } from '../roles/index.js';
 import { type AccountLinkDeps, requestAccountLink } from './account-link.js';
 import * as signIns from './sign-in-store.js';
 
@@ -52,15 +54,17 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLo
  * 2. an account another organization's SSO or SCIM created (owned by it) is never signed in;
  * 3. a person the provider signed in before (its `iss` + `sub`) is the same account again; their membership must
  *    be active, and an owner is signed in only through a link they confirmed themselves;
- * 4. otherwise an unknown address gets a new account owned by the organization (workforce, role `member`, a seat
- *    of the plan); an account the organization owns is linked; any other account, or an owner, is linked only
- *    once its holder opens the link mailed to the account's address (`link_needs_confirmation`).
+ * 4. otherwise an unknown address gets a new account owned by the organization (workforce, role `member` or the
+ *    connection's `defaultRole`, a seat of the plan); an account the organization owns is linked; any other
+ *    account, or an owner, is linked only once its holder opens the link mailed to the account's address
+ *    (`link_needs_confirmation`).
  */
 export async function provisionPerson(
   deps: ProvisioningDeps,
   tx: Tx,
   person: AssertedPerson,
   allowedDomains: readonly string[],
+  defaultRole: string | null = null,
 ): Promise<{ userId: string } | { refused: ProvisioningRefusal }> {
   const { organizations, accounts, members } = deps;
   const { tenantId } = person;
@@ -115,7 +119,9 @@ export async function provisionPerson(
       ownerTenantId: tenantId,
     });
   }
-  if (!membership) await addMember(deps, tx, tenantId, userId, person.protocol);
+  if (!membership) {
+    await addMember(deps, tx, tenantId, userId, person.protocol, await roleOfNewMember(tx, tenantId, defaultRole));
+  }
   await remember(deps, tx, person, userId, 'provisioning');
   return { userId };
 }
@@ -142,15 +148,27 @@ export async function remember(
   });
 }
 
-/** Makes the person a member (role `member`) and records it. */
+/**
+ * The role a connection's `defaultRole` (set by an IAM manifest whose approver held its permissions) gives a person
+ * it provisions: a system role other than owner and customer, or a custom role the organization still has;
+ * `member` otherwise (a deleted custom role never strands a sign-in).
+ */
+export async function roleOfNewMember(tx: Tx, tenantId: string, defaultRole: string | null): Promise<string> {
+  if (defaultRole === null || defaultRole === 'owner' || defaultRole === 'customer') return 'member';
+  if (isSystemRole(defaultRole)) return defaultRole;
+  return (await findCustomRole(tx, tenantId, defaultRole)) ? defaultRole : 'member';
+}
+
+/** Makes the person a member (role `member` unless the connection names another) and records it. */
 export async function addMember(
   deps: Pick<ProvisioningDeps, 'organizations' | 'events'>,
   tx: Tx,
   tenantId: string,
   userId: string,
   protocol: 'oidc' | 'saml',
+  role = 'member',
 ): Promise<void> {
-  await deps.organizations.memberships.add(tx, { tenantId, userId, role: 'member' });
+  await deps.organizations.memberships.add(tx, { tenantId, userId, role });
   // Whether an account existed is left out: the organization's admins read this, and it would tell them who has
   // an account on the service (as SCIM's events do).
   await deps.events.emit(tx, {
@@ -159,6 +177,6 @@ export async function addMember(
     category: 'admin',
     action: 'sso.user_provisioned',
     subjectUserId: userId,
-    data: { user_id: userId, protocol, role: 'member' },
+    data: { user_id: userId, protocol, role },
   });
 }

@@ -53,7 +53,17 @@ const ConfigBody = Type.Object(
 const ConfigView = Type.Object({
   issuer: Type.String(),
   client_id: Type.String(),
-  client_secret_set: Type.Literal(true, { description: 'The secret is stored (sealed); it is never answered' }),
+  client_secret_set: Type.Boolean({
+    description:
+      'Whether a client secret is stored (sealed; it is never answered). false only on a connection an IAM manifest ' +
+      'scaffolded: it stays disabled until a PUT gives it its secret',
+  }),
+  display_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'The display name of the manifest that scaffolded the connection; null otherwise',
+  }),
+  default_role: Type.Union([Type.String(), Type.Null()], {
+    description: 'The role of people this connection makes members (set by a manifest; kept by PUT); null: `member`',
+  }),
   scopes: Type.Array(Type.String()),
   allowed_domains: Type.Array(Type.String()),
   enabled: Type.Boolean(),
@@ -123,8 +133,9 @@ export function registerSsoRoutes(
           `${CHANGE}Needs \`tenant:manage\` and a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this ` +
           'creates the connection, 200 when it replaces it. 422 names the field: issuer not https on 443 with a ' +
           'public host name, scopes without `openid`, a malformed domain, or no client secret on first ' +
-          'configuration or with a changed issuer or client_id. Changing issuer, client id or secret resets ' +
-          '`last_test` and turns enforcement off; `enabled: false` turns it off too.',
+          'configuration or with a changed issuer or client_id, or none while enabling a connection a manifest ' +
+          'scaffolded without one. Changing issuer, client id or secret resets `last_test` and turns enforcement ' +
+          'off; `enabled: false` turns it off too.',
         body: ConfigBody,
         response: { 200: ConfigView, 201: ConfigView, ...errors(401, 403, 422) },
       },
@@ -161,7 +172,8 @@ export function registerSsoRoutes(
         summary: 'Test the connection: discovery, key set and client credentials',
         description:
           `${ADMIN}403 on a plan without Enterprise SSO. An upstream failure is a result (200 with ` +
-          '`ok: false` and the failing check’s detail), never an error of this service. 429 with `Retry-After` ' +
+          '`ok: false` and the failing check’s detail), never an error of this service; the credentials check of a ' +
+          'connection without a secret (a manifest’s scaffold) fails as not run. 429 with `Retry-After` ' +
           'past 10 tests a minute per organization.',
         response: { 200: TestReport, ...errors(401, 403, 404, 429) },
       },

@@ -14,7 +14,18 @@ export const ssoOidcConnections = pgTable('sso_oidc_connections', {
   /** Exactly as the admin wrote it: OIDC Discovery 4.3 compares the discovered `issuer` with it character for character. */
   issuer: text('issuer').notNull(),
   clientId: text('client_id').notNull(),
-  clientSecretSealed: text('client_secret_sealed').notNull(),
+  /**
+   * Null only on a connection an IAM manifest scaffolded (Part B 2.4: a manifest never carries a secret): it stays
+   * disabled until an admin supplies the secret with `PUT /tenants/sso/oidc` (a check constraint keeps it so).
+   */
+  clientSecretSealed: text('client_secret_sealed'),
+  /** A manifest's `sso.display_name` (null when configured through the admin API). */
+  displayName: text('display_name'),
+  /**
+   * A manifest's `sso.default_role`: the role of a person this connection makes a member (provisioned just in
+   * time); null: `member`. Never `owner` or `customer`.
+   */
+  defaultRole: text('default_role'),
   scopes: jsonb('scopes').notNull().$type<string[]>(),
   /** Lowercased email domains whose people may sign in through this connection; empty: any. */
   allowedDomains: jsonb('allowed_domains').notNull().$type<string[]>(),

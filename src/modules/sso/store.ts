@@ -18,6 +18,16 @@ export async function insertConnection(q: Queryable, row: OidcConnectionRow): Pr
   await q.insert(ssoOidcConnections).values(row);
 }
 
+/** Inserts the connection unless the organization has one already (then false: one connection per organization). */
+export async function insertConnectionIfNone(q: Queryable, row: OidcConnectionRow): Promise<boolean> {
+  const inserted = await q
+    .insert(ssoOidcConnections)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ tenantId: ssoOidcConnections.tenantId });
+  return inserted.length === 1;
+}
+
 export async function updateConnection(
   q: Queryable,
   tenantId: string,
