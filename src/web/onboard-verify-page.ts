@@ -152,7 +152,7 @@ ${csrf.field(token)}
       : preview.account_exists
         ? html`<p class="note">An account already uses this address: it becomes the owner.</p>
 <button type="submit" name="method" value="existing">Confirm my email</button>`
-        : html`<button type="submit" name="method" value="passkey">Confirm my email and create a passkey</button>
+        : html`<button type="submit" name="method" value="passkey" formnovalidate>Confirm my email and create a passkey</button>
 <p>Or choose a password instead:</p>
 ${passwordInputs('password', 'Password')}
 <button type="submit" name="method" value="password" formnovalidate>Confirm my email and set this password</button>`;
