@@ -8,7 +8,15 @@ export { delegationsEndWithAgent } from './delegations.js';
 export { registerFederationRoutes } from './federation-routes.js';
 export { createFederation, type Federation } from './federation-service.js';
 export { createAgentGovernance } from './governance.js';
-export { engageKillSwitch, releaseKillSwitch } from './kill-switch.js';
+export {
+  engageKillSwitch,
+  type KillSwitchStanding,
+  killSwitchStanding,
+  refuseHeldTokens,
+  releaseKillSwitch,
+} from './kill-switch.js';
+// For the MCP server (issue 24): what governance reads about an agent principal.
+export type { AgentState, AgentTask } from './model.js';
 export { agentsPersonalData } from './personal-data.js';
 export { type AgentAttributes, createAgentTokenResolver } from './resolver.js';
 export { type AgentStateCache, createAgentStateCache } from './state-cache.js';
@@ -21,5 +29,3 @@ export {
   mintAgentToken,
 } from './token-mint.js';
 export { AgentTokenAnswer, registerAgentTokenRoutes } from './token-routes.js';
-// For the MCP server (issue 24): what governance reads about an agent principal.
-export type { AgentState, AgentTask } from './model.js';

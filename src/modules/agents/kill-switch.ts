@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../kernel/clock.js';
-import { afterCommit, type Tx } from '../../kernel/db/index.js';
+import { afterCommit, type Queryable, type Tx } from '../../kernel/db/index.js';
 import type { Actor, Events } from '../../kernel/events/index.js';
 import { forbidden } from '../../kernel/http/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
@@ -123,4 +123,42 @@ export async function releaseKillSwitch(
   const { limiter } = deps;
   if (limiter) afterCommit(tx, () => resetBreaker(limiter, change.tenantId, change.agentId));
   return true;
+}
+
+/** What containing an agent is planned against and checked by (autonomy `contain_non_human`): its standing now. */
+export interface KillSwitchStanding {
+  status: string;
+  killSwitchEngaged: boolean;
+  killSwitchAt: string | null;
+  tokenEpoch: number;
+}
+
+export async function killSwitchStanding(
+  q: Queryable,
+  tenantId: string,
+  agentId: string,
+): Promise<KillSwitchStanding | undefined> {
+  const [row] = await q
+    .select({
+      status: agents.status,
+      killSwitchEngaged: agents.killSwitchEngaged,
+      killSwitchAt: agents.killSwitchAt,
+      tokenEpoch: agents.tokenEpoch,
+    })
+    .from(agents)
+    .where(and(eq(agents.tenantId, tenantId), eq(agents.id, agentId)));
+  if (!row) return undefined;
+  return { ...row, killSwitchAt: row.killSwitchAt ? row.killSwitchAt.toISOString() : null };
+}
+
+/**
+ * Refuses every token the agent holds now from its next use (the resolver compares epochs), whatever happens to
+ * the kill switch later: releasing it revives none of them (Part B 4.9). The row's auth-state trigger drops the
+ * cached state on every node.
+ */
+export async function refuseHeldTokens(tx: Tx, tenantId: string, agentId: string): Promise<void> {
+  await tx
+    .update(agents)
+    .set({ tokenEpoch: sql`${agents.tokenEpoch} + 1` })
+    .where(and(eq(agents.tenantId, tenantId), eq(agents.id, agentId)));
 }

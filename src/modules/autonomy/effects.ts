@@ -4,10 +4,9 @@ import type { Tx } from '../../kernel/db/index.js';
 import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import type { Actor, Events } from '../../kernel/events/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
-import { engageKillSwitch, releaseKillSwitch } from '../agents/index.js';
+import { engageKillSwitch, killSwitchStanding, refuseHeldTokens, releaseKillSwitch } from '../agents/index.js';
 import { liveSessionsOfUser, type SessionService } from '../sign-in/index.js';
 import type { TargetKind } from './catalogue.js';
-import * as store from './store.js';
 
 // What each action does, through the same services a person's action uses: the sign-in module's session
 // revocation (and its cascade), the agents module's kill switch, the sign-in throttle. Each action has
@@ -88,8 +87,7 @@ const EFFECTS: Record<string, Effect> = {
     },
     async revert(tx, deps, target) {
       const reason = sessionReason(target.decisionId);
-      const ended = await store.sessionsEndedBy(tx, target.tenantId, reason);
-      const revived = await store.reviveSessionsEndedBy(tx, target.tenantId, reason, deps.clock.now());
+      const { ended, revived } = await deps.sessions.reviveEndedBy(tx, target.tenantId, reason);
       if (ended > 0 && revived.length === 0) {
         throw new Superseded('every session this decision ended has ended since for another reason');
       }
@@ -101,7 +99,7 @@ const EFFECTS: Record<string, Effect> = {
     sentence: (agentId) =>
       `Engage the kill switch of agent ${agentId} and refuse every token it holds now (releasing revives none).`,
     async world(tx, _deps, target) {
-      const agent = await store.agentStanding(tx, target.tenantId, target.targetId);
+      const agent = await killSwitchStanding(tx, target.tenantId, target.targetId);
       return agent ?? { gone: true };
     },
     changed: "the agent's state changed since the proposal (kill switch, lifecycle or credential)",
@@ -117,15 +115,15 @@ const EFFECTS: Record<string, Effect> = {
         },
       );
       // Tokens minted before the containment stay dead whatever happens to the switch later (Part B 4.9).
-      await store.bumpAgentTokenEpoch(tx, target.tenantId, target.targetId);
-      const agent = await store.agentStanding(tx, target.tenantId, target.targetId);
+      await refuseHeldTokens(tx, target.tenantId, target.targetId);
+      const agent = await killSwitchStanding(tx, target.tenantId, target.targetId);
       return {
         result: { kill_switch_at: agent?.killSwitchAt ?? null },
         detail: 'kill switch engaged; every token the agent held is refused',
       };
     },
     async revert(tx, deps, target, executed, by, reason) {
-      const agent = await store.agentStanding(tx, target.tenantId, target.targetId);
+      const agent = await killSwitchStanding(tx, target.tenantId, target.targetId);
       if (
         !agent ||
         agent.status === 'retired' ||

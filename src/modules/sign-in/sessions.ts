@@ -1,7 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type { AccessTokens, Population } from '../../kernel/auth/index.js';
 import { addMs, type Clock, days } from '../../kernel/clock.js';
 import { randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
-import type { Queryable, Transactions, Tx } from '../../kernel/db/index.js';
+import { type Queryable, rows, type Transactions, type Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
@@ -390,6 +391,30 @@ export function createSessionService(deps: {
     async revokeAllOfUser(tx: Tx, tenantId: string, userId: string, reason: string): Promise<number> {
       const now = clock.now();
       return ended(tx, await store.revokeSessionsOfUser(tx, tenantId, userId, now, reason), now);
+    },
+
+    /**
+     * Undoes `revokeAllOfUser` for the sessions it ended under `reason` (an autonomy revert, Part B 4.9: "reversible
+     * only via Part B revert"): revives the first-party ones except those that ended since for another reason
+     * (expired, or minted under an epoch the account has left: signed out everywhere, password changed). Grant
+     * sessions ended with them stay ended: their clients were told (back-channel logout). `ended` counts the
+     * first-party sessions that reason ended, revived or not.
+     */
+    async reviveEndedBy(tx: Tx, tenantId: string, reason: string): Promise<{ ended: number; revived: string[] }> {
+      const [count] = await rows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from sessions
+            where tenant_id = ${tenantId} and revoked_reason = ${reason} and client_id is null`,
+      );
+      const revived = await rows<{ id: string }>(
+        tx,
+        sql`update sessions s set revoked_at = null, revoked_reason = null
+            where s.tenant_id = ${tenantId} and s.revoked_reason = ${reason} and s.client_id is null
+              and s.expires_at > ${clock.now()}
+              and s.epoch = (select u.token_epoch from users u where u.id = s.user_id)
+            returning s.id`,
+      );
+      return { ended: count?.n ?? 0, revived: revived.map((row) => row.id) };
     },
 
     /** Ends the caller's session: every token of it is refused from its next use. */
