@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../kernel/http/index.js';
 import type { McpDeps } from './deps.js';
+import { registerGatewayRoutes } from './gateway-routes.js';
 import { createMcpServer } from './server.js';
 
 // `POST /api/v1/mcp` (Part B 4.4): always mounted. Its policy is `public` for the guard only because the server
@@ -52,4 +53,5 @@ export function registerMcpServerRoute(app: FastifyInstance, deps: McpDeps): voi
     },
     (request, reply) => server.handle(request, reply),
   );
+  registerGatewayRoutes(app, deps, server.gate);
 }

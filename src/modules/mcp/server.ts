@@ -90,6 +90,8 @@ export function createMcpServer(deps: McpDeps) {
 
   return {
     calls,
+    /** What the gateway shares with the server: the caller, the stopped-agent refusal and the throttles. */
+    gate: { agentOf, refuseStopped, throttles },
     async handle(request: FastifyRequest, reply: FastifyReply) {
       const frames = Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
       await throttles.beforeAuthentication(request, reply, frames);
