@@ -349,14 +349,6 @@ export const EVENT_TYPES: readonly EventType[] = [
   { name: 'mcp.tools_updated', description: "A gateway MCP server's tool allow-list was replaced", webhook: false },
   { name: 'mcp.tool_removed', description: "A tool was removed from a gateway MCP server's allow-list", webhook: false },
   { name: 'mcp.tool_called', description: 'An agent called a tool of an upstream MCP server through the gateway', webhook: false },
-  // IAM manifests (issue 23): each step of an apply, audited with the manifest hash as correlation_id.
-  {
-    name: 'manifest.step_applied',
-    description: 'One step of an approved IAM manifest was applied (role, invite, resource binding or SSO scaffold)',
-    webhook: false,
-  },
-  { name: 'manifest.step_failed', description: 'A step of an IAM manifest failed; applying again resumes', webhook: false },
-  { name: 'manifest.applied', description: 'Every step of an approved IAM manifest is applied', webhook: false },
   // The operator plane (issue 27): the platform operator's commercial side, audited where it takes effect.
   { name: 'tenant.plan_changed', description: "A platform operator set an organization's plan", webhook: false },
   {
