@@ -16,7 +16,7 @@ let second: Awaited<ReturnType<typeof startSecondNode>>;
 beforeAll(async () => {
   first = await startService();
   second = await startSecondNode(first);
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await second?.close();
   await first?.close();
