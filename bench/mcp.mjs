@@ -74,7 +74,12 @@ function perRequest(tokens) {
   };
 }
 
-const WHOAMI = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+const WHOAMI = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'whoami', arguments: {} },
+});
 
 function load(base, side, tokens, pid) {
   const request =
