@@ -1,8 +1,9 @@
 import type { DetectionRule } from './events.js';
 
 // Detection rules the kernel runs on every emitted event (events.ts `emit`), for signals that are events already.
-// Rules raised at the point of the action itself (a replayed refresh token, the blast-radius breaker) call
-// `events.detect` where they happen instead.
+// Rules raised at the point of the action itself (a replayed refresh token, the blast-radius breaker, credential
+// stuffing from one source when the sign-in's per-address failure throttle engages: src/modules/accounts/
+// source-containment.ts) call `events.detect` where they happen instead.
 
 /**
  * Repeated failed sign-ins (Part A 8): the account's failed-attempt throttle engaged (`user.login_throttled`, at

@@ -18,3 +18,11 @@ export type { AccountProfile, ProvisionedAccount } from './provisioning.js';
 export { registerAccountRoutes } from './routes.js';
 export { createSecurityNotices, type SecurityNotices } from './security-notices.js';
 export { type AccountService, createAccountService } from './service.js';
+export {
+  CONTAINMENT_SECONDS,
+  CREDENTIAL_STUFFING_RULE,
+  containSource,
+  releaseSource,
+  type Source,
+  sourceContainment,
+} from './source-containment.js';

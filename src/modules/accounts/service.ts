@@ -30,13 +30,13 @@ import { assertStrongPassword } from './password-policy.js';
 import { accountPersonalData } from './personal-data.js';
 import * as provisioning from './provisioning.js';
 import { createSelfService } from './self-service.js';
+import { LOGIN_FAILURES_PER_IP, raiseCredentialStuffing, sourceContainment } from './source-containment.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
 
 /** Sign-up and customer sign-up share one per-IP budget (Part A 4.1). */
 export const SIGNUP_PER_IP: LimitPolicy = { name: 'signup-ip', points: 20, durationSeconds: 3600 };
-/** Failed sign-ins, per source IP and per account; a success clears the account's counter (Part A 8). */
-export const LOGIN_FAILURES_PER_IP: LimitPolicy = { name: 'login-failures-ip', points: 50, durationSeconds: 900 };
+/** Failed sign-ins per account (per source address: source-containment.ts); a success clears it (Part A 8). */
 export const LOGIN_FAILURES_PER_ACCOUNT: LimitPolicy = {
   name: 'login-failures-account',
   points: 10,
@@ -207,13 +207,28 @@ export function createAccountService(deps: {
       // Normalized once, here, as the lookup compares them: every spelling of one account is one account.
       const tenantSlug = slugKeyOf(input.tenantSlug);
       const emailKey = emailKeyOf(input.email);
-      const [byIp, subject] = await Promise.all([
+      const [byIp, { subject, tenantId }] = await Promise.all([
         limiter.peek(LOGIN_FAILURES_PER_IP, context.ip),
-        transactions.systemRead((q) => signInSubject(q, { tenantSlug, emailKey })),
+        // The organization is read whether or not the account is known: a contained source is refused alike.
+        transactions.systemRead(async (q) => ({
+          subject: await signInSubject(q, { tenantSlug, emailKey }),
+          tenantId: (await users.tenantBySlug(q, tenantSlug))?.id,
+        })),
       ]);
+      const source = tenantId ? { tenantId, sourceIp: context.ip } : undefined;
       const accountKey = loginThrottleKey(subject, tenantSlug, emailKey);
-      const byAccount = await limiter.peek(LOGIN_FAILURES_PER_ACCOUNT, accountKey);
+      const [byAccount, contained] = await Promise.all([
+        limiter.peek(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
+        source ? sourceContainment(limiter, source) : undefined,
+      ]);
+      // An autonomy `contain_source` decision (Part B 4.9) refuses every sign-in from this address here.
+      if (contained && !contained.allowed) {
+        deps.metrics?.signIn('pwd', 'throttled');
+        throw throttled(contained);
+      }
       if (!byIp.allowed || !byAccount.allowed) {
+        // A source refused by its failure throttle that still tries this organization: credential stuffing here.
+        if (source && !byIp.allowed && !byIp.unavailable) this.credentialStuffingFrom(source);
         // Not awaited either: a throttled known account must answer as fast as a throttled unknown one.
         if (subject && !byAccount.allowed) {
           deps.afterAnswer.run(
@@ -233,10 +248,12 @@ export function createAccountService(deps: {
         ? await verifyPassword(subject.passwordHash!, input.password)
         : await verifyNothing(input.password);
       if (!verified || !subject) {
-        await Promise.all([
+        const [ipSpent] = await Promise.all([
           limiter.consume(LOGIN_FAILURES_PER_IP, context.ip),
           limiter.consume(LOGIN_FAILURES_PER_ACCOUNT, accountKey),
         ]);
+        // This failure engaged the source's throttle (its budget is spent): many accounts failed from one source.
+        if (source && !ipSpent.unavailable && ipSpent.remaining === 0) this.credentialStuffingFrom(source);
         // Not awaited: the answer must take as long for an unknown account as for a known one.
         deps.metrics?.signIn('pwd', 'failure');
         if (subject) {
@@ -318,6 +335,18 @@ export function createAccountService(deps: {
         if (isUniqueViolation(error)) throw conflict('Email already registered');
         throw error;
       }
+    },
+
+    /** Raises `credential-stuffing` after the answer (not awaited: the answer's timing must not depend on it). */
+    credentialStuffingFrom(source: { tenantId: string; sourceIp: string }): void {
+      deps.afterAnswer.run(
+        () =>
+          raiseCredentialStuffing(
+            { limiter, events, inTenant: (tenantId, work) => transactions.tenant(tenantId, work) },
+            source,
+          ),
+        (error) => deps.logger.warn({ err: error.message }, 'credential-stuffing detection not recorded'),
+      );
     },
 
     async recordFailure(tenantId: string, userId: string): Promise<void> {

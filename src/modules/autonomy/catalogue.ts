@@ -59,10 +59,10 @@ export const ACTIONS: Record<string, ResponseAction> = {
   block_source: {
     id: 'block_source',
     responseClass: 'contain_source',
-    // No executor yet (effects.ts): declared without an approver permission, so it stays a recommendation.
-    approvePermission: null,
-    revertPermission: null,
-    revertible: false,
+    // Containing a source by hand is an organization-wide security change: the administrator's permission.
+    approvePermission: 'tenant:manage',
+    revertPermission: 'tenant:manage',
+    revertible: true,
     revertByPeopleOnly: false,
   },
   engage_agent_kill_switch: {

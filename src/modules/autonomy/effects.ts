@@ -4,6 +4,7 @@ import type { Tx } from '../../kernel/db/index.js';
 import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import type { Actor, Events } from '../../kernel/events/index.js';
 import type { Limiter } from '../../kernel/limits/index.js';
+import { CONTAINMENT_SECONDS, containSource, releaseSource, sourceContainment } from '../accounts/index.js';
 import { engageKillSwitch, killSwitchStanding, refuseHeldTokens, releaseKillSwitch } from '../agents/index.js';
 import { liveSessionsOfUser, type SessionService } from '../sign-in/index.js';
 import type { TargetKind } from './catalogue.js';
@@ -141,15 +142,33 @@ const EFFECTS: Record<string, Effect> = {
     },
   },
   block_source: {
-    // A recommendation until the accounts module offers its per-source sign-in throttle (LOGIN_FAILURES_PER_IP)
-    // through its index: containing a source would spend that budget, and the revert reset it.
+    // The accounts module's containment: sign-ins to this organization from this exact address refused for
+    // CONTAINMENT_SECONDS, in the same limiter as the sign-in failure throttle.
     target: 'source',
     sentence: (source) =>
-      `Refuse sign-ins from source ${source} for 15 minutes (a recommendation: no executor is wired yet).`,
-    async world() {
-      return {};
+      `Refuse sign-ins to this organization from the address ${source} (that address only) for ${CONTAINMENT_SECONDS / 60} minutes.`,
+    async world(_tx, deps, target) {
+      const now = await sourceContainment(deps.limiter, { tenantId: target.tenantId, sourceIp: target.targetId });
+      if (now.unavailable) throw new Error('the sign-in limiter is unavailable: the source cannot be planned against');
+      return { contained: !now.allowed };
     },
-    changed: 'nothing',
+    changed: 'the source was contained since the proposal',
+    async execute(_tx, deps, target) {
+      const { containedForSeconds } = await containSource(deps.limiter, {
+        tenantId: target.tenantId,
+        sourceIp: target.targetId,
+      });
+      const until = new Date(deps.clock.now().getTime() + containedForSeconds * 1000).toISOString();
+      return {
+        result: { source_ip: target.targetId, contained_until: until },
+        detail: `sign-ins from ${target.targetId} refused until ${until}`,
+      };
+    },
+    async revert(_tx, deps, target) {
+      const released = await releaseSource(deps.limiter, { tenantId: target.tenantId, sourceIp: target.targetId });
+      if (!released) throw new Superseded('the containment of this source has ended already');
+      return `sign-ins from ${target.targetId} accepted again`;
+    },
   },
   require_step_up: {
     target: 'user',
