@@ -365,7 +365,8 @@ describe('POST /command/detections/{id}/acknowledge', () => {
       db(),
       sql`select e.action, e.actor_id, e.actor_type, e.data, a.compliance_tags, a.entry_hash
           from events e join audit_log a on a.event_id = e.id
-          where e.tenant_id = ${orgA.tenantId} and e.data->>'detection_id' = ${replay!.id} order by a.seq`,
+          where e.tenant_id = ${orgA.tenantId} and e.action like 'detection.%' and e.data->>'detection_id' = ${replay!.id}
+          order by a.seq`,
     );
     expect(recorded.map((r) => [r.action, r.actor_id, r.actor_type, r.data.status])).toEqual([
       ['detection.acknowledged', operatorA.userId, 'human', 'acknowledged'],
