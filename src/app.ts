@@ -86,7 +86,12 @@ import {
   membershipPersonalData,
   registerMemberRoutes,
 } from './modules/members/index.js';
-import { createManifests, type Manifests, registerManifestRoutes } from './modules/manifests/index.js';
+import {
+  createManifests,
+  declaredResourcePermissions,
+  type Manifests,
+  registerManifestRoutes,
+} from './modules/manifests/index.js';
 import { registerMcpRoutes } from './modules/mcp/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createMfaService, createSecondFactorGate, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
@@ -402,6 +407,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const roles = createRolesService({
       ...{ transactions, events, clock },
       invitationsHolding: members.invitations.holdingRole,
+      declaredPermissions: declaredResourcePermissions,
     });
     const manifests = createManifests({ config, transactions, events, clock, members, testHooks: {} });
     personalData.add(approvalsPersonalData);

@@ -283,10 +283,10 @@ export function expandPermissionPatterns(patterns: readonly string[]): { codes: 
  * `duties.ts` evaluates them.
  */
 export interface DutySide {
-  /** Roles on this side when held in the organization itself. */
-  organizationRoles?: (role: string) => boolean;
-  /** Roles on this side when held in the platform-operator organization. */
-  platformRoles?: (role: string) => boolean;
+  /** Roles on this side when held in the organization itself, by code and by what the role grants. */
+  organizationRoles?: (role: string, grants: ReadonlySet<string>) => boolean;
+  /** Roles on this side when held in the platform-operator organization, by code and by what the role grants. */
+  platformRoles?: (role: string, grants: ReadonlySet<string>) => boolean;
 }
 
 export interface SeparationOfDutiesRule {
@@ -297,10 +297,7 @@ export interface SeparationOfDutiesRule {
 
 /** Permissions that change what an organization's auditors review: its configuration, retention, the platform. */
 export const AUDIT_SCOPE_CHANGERS = ['tenant:manage', 'compliance:admin', 'members:manage'] as const;
-const holdsAny = (role: string, codes: readonly string[]) => {
-  const held = permissionsOfRole(role);
-  return codes.some((code) => held.has(code));
-};
+const holdsAny = (grants: ReadonlySet<string>, codes: readonly string[]) => codes.some((code) => grants.has(code));
 
 export const SEPARATION_OF_DUTIES: readonly SeparationOfDutiesRule[] = [
   {
@@ -311,8 +308,8 @@ export const SEPARATION_OF_DUTIES: readonly SeparationOfDutiesRule[] = [
     sides: [
       { organizationRoles: (role) => role === 'auditor' },
       {
-        organizationRoles: (role) => holdsAny(role, AUDIT_SCOPE_CHANGERS),
-        platformRoles: (role) => holdsAny(role, ['operator:manage']),
+        organizationRoles: (_role, grants) => holdsAny(grants, AUDIT_SCOPE_CHANGERS),
+        platformRoles: (_role, grants) => holdsAny(grants, ['operator:manage']),
       },
     ],
   },

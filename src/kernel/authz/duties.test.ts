@@ -25,3 +25,31 @@ describe('separation of duties: auditor-independence', () => {
     }
   });
 });
+
+describe('separation of duties: custom roles count by what they grant', () => {
+  it('puts a custom role granting an audit-scope changer on the second side, in the organization or the platform', () => {
+    for (const code of ['tenant:manage', 'compliance:admin', 'members:manage']) {
+      const custom = { code: 'desk', permissions: ['members:read', code] };
+      expect(separationOfDutiesBreach({ organization: ['auditor', custom], platform: [] })?.id, code).toBe(
+        'auditor-independence',
+      );
+    }
+    const operatorDesk = { code: 'ops-desk', permissions: ['operator:manage'] };
+    expect(separationOfDutiesBreach({ organization: ['auditor'], platform: [operatorDesk] })?.id).toBe(
+      'auditor-independence',
+    );
+  });
+
+  it('leaves a custom role granting none of them, a bare custom code, and an auditor-like custom role alone', () => {
+    const reader = { code: 'reader', permissions: ['members:read', 'agents:read', 'command:read'] };
+    expect(separationOfDutiesBreach({ organization: ['auditor', reader], platform: [reader] })).toBeUndefined();
+    // Known by its code only, a custom role grants the baseline: nothing on either side.
+    expect(separationOfDutiesBreach({ organization: ['auditor', 'desk'], platform: ['ops-desk'] })).toBeUndefined();
+    // The first side is the auditor role itself: a custom role never stands for it.
+    const manager = { code: 'manager', permissions: ['tenant:manage'] };
+    expect(separationOfDutiesBreach({ organization: [reader, manager], platform: [] })).toBeUndefined();
+    // operator:manage counts on the platform side only, as for system roles.
+    const operatorDesk = { code: 'ops-desk', permissions: ['operator:manage'] };
+    expect(separationOfDutiesBreach({ organization: ['auditor', operatorDesk], platform: [] })).toBeUndefined();
+  });
+});

@@ -1,7 +1,6 @@
 import type { Principal } from '../../kernel/auth/index.js';
-import { hasPermission } from '../../kernel/auth/index.js';
 import { isSystemRole, permissionsOfRole, ROLES } from '../../kernel/authz/catalog.js';
-import { separationOfDutiesBreach } from '../../kernel/authz/duties.js';
+import { type HeldRole, separationOfDutiesBreach } from '../../kernel/authz/duties.js';
 import { planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Queryable, Transactions, Tx } from '../../kernel/db/index.js';
@@ -12,7 +11,7 @@ import type { Mailer } from '../../kernel/mail/index.js';
 import type { Dns } from '../../kernel/net/index.js';
 import type { AccountService } from '../accounts/index.js';
 import type { OrganizationService } from '../organizations/index.js';
-import { findCustomRole } from '../roles/index.js';
+import { findCustomRole, mayGrant } from '../roles/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { SessionService } from '../sign-in/index.js';
 import * as store from './store.js';
@@ -42,9 +41,10 @@ export { emailKeyOf } from '../accounts/index.js';
 /**
  * A role an invitation or a role change may grant: a system role other than `owner` and `customer`, or one of
  * the organization's custom roles (Part A 5.9: `custom` is its permissions, as read by `assertGrantableIn`),
- * else 422; and none holding a permission the granting principal lacks (403), so nobody hands out more than
- * they hold. Permissions over one's own record only (`identity:self:…`) give no power over anyone else: an API
- * key without them may still invite a `member`.
+ * else 422; and none holding a permission the granting principal may not grant (403; the roles module's
+ * `mayGrant`), so nobody hands out more than they hold. Permissions over one's own record only (`identity:self:…`)
+ * give no power over anyone else: an API key without them may still invite a `member`; codes the organization's
+ * own OAuth resources declare need `tenant:manage`.
  */
 export function assertGrantable(principal: Principal, role: string, custom?: readonly string[] | null): void {
   let permissions: ReadonlySet<string>;
@@ -56,9 +56,7 @@ export function assertGrantable(principal: Principal, role: string, custom?: rea
     if (!custom) throw unprocessable(`role: unknown role ${JSON.stringify(role)}`);
     permissions = permissionsOfRole(role, custom);
   }
-  const missing = [...permissions].filter(
-    (code) => !code.startsWith('identity:self:') && !hasPermission(principal, code),
-  );
+  const missing = [...permissions].filter((code) => !mayGrant(principal, code));
   if (missing.length > 0) {
     throw forbidden(`Role ${role} holds permissions you do not hold: ${missing.sort().join(', ')}`);
   }
@@ -76,7 +74,8 @@ export async function assertGrantableIn(tx: Tx, principal: Principal, role: stri
 
 /**
  * Part A 4.7: 409 naming the separation-of-duties rule that giving `role` to the person in the organization
- * would breach. What the person holds elsewhere is read across organizations (a system read).
+ * would breach. What the person holds elsewhere is read across organizations (a system read); a custom role is
+ * judged by the permissions it grants now (read with it), like a system role granting the same.
  */
 export async function assertSeparationOfDuties(
   deps: Pick<MembersDeps, 'transactions' | 'organizations'>,
@@ -86,20 +85,27 @@ export async function assertSeparationOfDuties(
   /** A system transaction not yet held to a tenant, when the caller is inside one (one connection, no deadlock). */
   within?: Queryable,
 ): Promise<void> {
-  const read = async (q: Queryable) => ({
-    held: await deps.organizations.memberships.activeOfUser(q, userId),
-    platformId: (await deps.organizations.platformOperator(q))?.id,
-  });
-  const { held, platformId } = within ? await read(within) : await deps.transactions.systemRead(read);
+  const read = async (q: Queryable) => {
+    const held: Array<{ tenantId: string; role: HeldRole }> = [];
+    for (const m of await deps.organizations.memberships.activeOfUser(q, userId)) {
+      held.push({ tenantId: m.tenantId, role: await heldRole(q, m.tenantId, m.role) });
+    }
+    return {
+      held,
+      given: await heldRole(q, tenantId, role),
+      platformId: (await deps.organizations.platformOperator(q))?.id,
+    };
+  };
+  const { held, given, platformId } = within ? await read(within) : await deps.transactions.systemRead(read);
   const checks =
     tenantId === platformId
       ? [
-          { organization: [role], platform: [] },
-          ...held.filter((m) => m.tenantId !== platformId).map((m) => ({ organization: [m.role], platform: [role] })),
+          { organization: [given], platform: [] },
+          ...held.filter((m) => m.tenantId !== platformId).map((m) => ({ organization: [m.role], platform: [given] })),
         ]
       : [
           {
-            organization: [role],
+            organization: [given],
             platform: held.filter((m) => m.tenantId === platformId).map((m) => m.role),
           },
         ];
@@ -111,21 +117,31 @@ export async function assertSeparationOfDuties(
   }
 }
 
-/** 403 when a new seat would pass the plan's cap; members and pending invitations both hold seats. */
+/** A membership's role as the separation-of-duties rules judge it: a custom role with what it grants now. */
+async function heldRole(q: Queryable, tenantId: string, role: string): Promise<HeldRole> {
+  if (isSystemRole(role)) return role;
+  return { code: role, permissions: (await findCustomRole(q, tenantId, role))?.permissions ?? [] };
+}
+
+/**
+ * 403 naming the plan when a new seat would pass its cap (like the plan refusals of SCIM and SSO); members and
+ * pending invitations both hold seats.
+ */
 export async function assertSeatAvailable(
   deps: Pick<MembersDeps, 'organizations' | 'clock'>,
   tx: Tx,
   tenantId: string,
 ): Promise<void> {
   await store.lockTenant(tx, tenantId);
-  const cap = planOf((await deps.organizations.planCode(tx, tenantId)) ?? 'free').caps.seats;
+  const plan = planOf((await deps.organizations.planCode(tx, tenantId)) ?? 'free');
+  const cap = plan.caps.seats;
   if (cap === null) return;
   const used =
     (await deps.organizations.memberships.seated(tx, tenantId)) +
     (await store.pendingUnexpiredInvitations(tx, tenantId, deps.clock.now()));
   if (used >= cap) {
     throw forbidden(
-      `Seat cap reached: the plan allows ${cap} seats (members and pending invitations count); ` +
+      `Seat cap reached: the ${plan.name} plan allows ${cap} seats (members and pending invitations count); ` +
         'revoke a pending invitation, remove a member or upgrade the plan',
     );
   }

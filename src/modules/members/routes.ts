@@ -36,7 +36,12 @@ const RosterQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
 });
-const Role = Type.String({ minLength: 1, maxLength: 64, description: 'A system role other than owner and customer' });
+const Role = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description:
+    "A system role other than owner and customer, or the code of one of the organization's custom roles (`GET /api/v1/authz/roles`)",
+});
 const RoleBody = Type.Object({ role: Role });
 const InviteBody = Type.Object({
   email: Type.String({ format: 'email', maxLength: 320 }),
@@ -79,7 +84,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { members: Memb
         tags,
         summary: 'Change a member’s role',
         description:
-          '422 unknown role; 403 the role holds a permission you lack; 404; 409 for owner or SCIM-managed memberships and separation-of-duties breaches.',
+          '`role` is a system role or a custom role code. 422 unknown role; 403 the role holds a permission you lack; 404; 409 for owner or SCIM-managed memberships and separation-of-duties breaches (a custom role counts by the permissions it grants).',
         security,
         params: MembershipParams,
         body: RoleBody,
@@ -129,7 +134,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { members: Memb
         tags,
         summary: 'Invite a person (re-inviting an address re-issues its pending invitation)',
         description:
-          '422 unknown role; 409 already a member; 403 seat cap reached (pending invitations count) or the role holds a permission you lack.',
+          '`role` (default `member`) is a system role or a custom role code. 422 unknown role; 409 already a member; 403 seat cap reached, naming the plan (pending invitations count), or the role holds a permission you lack.',
         security,
         body: InviteBody,
         response: { 201: Invite, ...errors(401, 403, 409, 422) },

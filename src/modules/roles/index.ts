@@ -12,6 +12,8 @@ export { customRoleStanding } from './store.js';
 const CODE = /^[a-z][a-z0-9_-]{1,63}$/;
 export const isCustomRoleCode = (code: string): boolean => CODE.test(code) && !isSystemRole(code);
 
+export { mayGrant } from './grants.js';
+
 /** One custom role of the organization, or null (an unknown code, a system role's code, another tenant's). */
 export async function findCustomRole(
   tx: Queryable,

@@ -14,10 +14,11 @@ import {
 } from './http-schemas.js';
 import type { RolesService } from './service.js';
 
-// The custom roles admin API (Part A 5.9; ARCHITECTURE.md "Custom roles"). Every route needs `tenant:manage`.
+// The custom roles admin API (Part A 5.9; ARCHITECTURE.md "Custom roles"). Every route needs `tenant:manage`
+// and, as the members family's roles, is closed while the organization awaits its onboarding approval (Part B 4.5).
 
 const BASE = '/api/v1/authz/roles';
-const policy = { auth: 'any', permission: 'tenant:manage' } as const;
+const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
 const common = { tags: ['authz'], security: [{ bearer: [] }] };
 
 export function registerRoleRoutes(app: FastifyInstance, deps: { roles: RolesService }): void {
@@ -31,7 +32,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: { roles: RolesSer
         ...common,
         summary: 'Create a custom role',
         description:
-          '422 bad code syntax, a wildcard or an unknown permission code; 409 a system role code or a code the organization already has; 403 a permission you do not hold.',
+          '422 bad code syntax, a wildcard or a permission code neither in the catalogue nor declared by a bound OAuth resource of the organization; 409 a system role code or a code the organization already has; 403 a permission you do not hold (`tenant:manage` suffices for declared codes), or the organization awaits its onboarding approval.',
         body: CreateRoleBody,
         response: { 201: RoleView, ...errors(401, 403, 409, 422, 429) },
       },

@@ -1,9 +1,10 @@
-import { hasPermission, type Principal } from '../../kernel/auth/index.js';
+import type { Principal } from '../../kernel/auth/index.js';
 import { isKnownPermission, isReadOnlyPermission, isSystemRole } from '../../kernel/authz/catalog.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Queryable, Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../kernel/http/index.js';
+import { mayGrant } from './grants.js';
 import type { CreateRoleInput, PatchRoleInput, RoleViewType } from './http-schemas.js';
 import * as store from './store.js';
 
@@ -16,6 +17,11 @@ export interface RolesDeps {
    * a role in use is never deleted.
    */
   invitationsHolding(tx: Tx, tenantId: string, code: string, now: Date): Promise<number>;
+  /**
+   * The permission codes the organization's bound OAuth resources declare (`namespace:action`): the manifests
+   * module's `declaredResourcePermissions`, passed in by the app because manifests imports this module.
+   */
+  declaredPermissions(q: Queryable, tenantId: string): Promise<ReadonlyArray<{ code: string }>>;
 }
 
 const CODE = /^[a-z][a-z0-9_-]{1,63}$/;
@@ -39,22 +45,27 @@ function assertText(field: string, value: string | null | undefined): void {
 }
 
 /**
- * Exact catalogue codes only (422 for a wildcard or an unknown code, naming them), and none the caller lacks
- * (403, naming them), so nobody mints a role holding more than they hold (like API-key scopes, Part A 2.5).
- * Permissions over one's own record (`identity:self:…`) are every member's baseline and never refused.
- * `kept` are the role's current permissions: a caller may keep what is there without holding it.
+ * Exact codes only, each in the catalogue or `declared` by one of the organization's bound OAuth resources (422
+ * for a wildcard or any other code, naming them), and none the caller may not grant (403, naming them; `mayGrant`:
+ * held, or one's own record, or `tenant:manage` for a declared code), so nobody mints a role holding more than
+ * they hold (like API-key scopes, Part A 2.5). `kept` are the role's current permissions: a caller may keep what
+ * is there without holding it.
  */
-function validPermissions(principal: Principal, requested: readonly string[], kept: readonly string[] = []): string[] {
+function validPermissions(
+  principal: Principal,
+  requested: readonly string[],
+  declared: ReadonlySet<string>,
+  kept: readonly string[] = [],
+): string[] {
   const codes = [...new Set(requested)];
   const wildcards = codes.filter((code) => code.includes('*'));
   if (wildcards.length > 0) {
     throw unprocessable(`permissions: exact codes only, no wildcards (${wildcards.join(', ')})`);
   }
-  const unknown = codes.filter((code) => !isKnownPermission(code));
+  const unknown = codes.filter((code) => !isKnownPermission(code) && !declared.has(code));
+  // Unknown: neither in the catalogue nor declared by a bound OAuth resource of the organization.
   if (unknown.length > 0) throw unprocessable(`permissions: unknown permission codes: ${unknown.join(', ')}`);
-  const missing = codes.filter(
-    (code) => !kept.includes(code) && !code.startsWith('identity:self:') && !hasPermission(principal, code),
-  );
+  const missing = codes.filter((code) => !kept.includes(code) && !mayGrant(principal, code));
   if (missing.length > 0) {
     throw forbidden(`A role cannot grant permissions you do not hold: ${missing.sort().join(', ')}`);
   }
@@ -69,6 +80,10 @@ function validPermissions(principal: Principal, requested: readonly string[], ke
 export function createRolesService(deps: RolesDeps) {
   const { transactions, events, clock } = deps;
 
+  /** The codes the organization's bound OAuth resources declare, read in the writing transaction. */
+  const declaredIn = async (tx: Queryable, tenantId: string) =>
+    new Set((await deps.declaredPermissions(tx, tenantId)).map((p) => p.code));
+
   async function existing(tx: Queryable, tenantId: string, code: string, lock?: 'update') {
     const row = CODE.test(code) ? await store.findCustomRoleRow(tx, tenantId, code, lock) : null;
     if (!row) throw notFound();
@@ -82,9 +97,9 @@ export function createRolesService(deps: RolesDeps) {
       if (isSystemRole(input.code)) throw conflict(`code: ${input.code} is a system role`);
       assertText('name', input.name);
       assertText('description', input.description);
-      const permissions = validPermissions(principal, input.permissions);
       const { tenantId } = principal;
       return transactions.tenant(tenantId, async (tx) => {
+        const permissions = validPermissions(principal, input.permissions, await declaredIn(tx, tenantId));
         const now = clock.now();
         const role = { code: input.code, name: input.name, description: input.description ?? null, permissions };
         if (!(await store.insertCustomRoleRow(tx, tenantId, role, now))) {
@@ -123,7 +138,7 @@ export function createRolesService(deps: RolesDeps) {
         const permissions =
           input.permissions === undefined
             ? row.permissions
-            : validPermissions(principal, input.permissions, row.permissions);
+            : validPermissions(principal, input.permissions, await declaredIn(tx, tenantId), row.permissions);
         const now = clock.now();
         const next = {
           ...row,
