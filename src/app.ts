@@ -81,18 +81,18 @@ import {
 } from './modules/early-access/index.js';
 import { createMagicLinkService, type MagicLinkService, registerMagicLinkRoutes } from './modules/magic-link/index.js';
 import {
-  createMembersService,
-  type MembersService,
-  membershipPersonalData,
-  registerMemberRoutes,
-} from './modules/members/index.js';
-import {
   createManifests,
   declaredResourcePermissions,
   type Manifests,
   registerManifestRoutes,
 } from './modules/manifests/index.js';
 import { registerMcpRoutes } from './modules/mcp/index.js';
+import {
+  createMembersService,
+  type MembersService,
+  membershipPersonalData,
+  registerMemberRoutes,
+} from './modules/members/index.js';
 import { registerMetadataRoutes } from './modules/metadata/index.js';
 import { createMfaService, createSecondFactorGate, type MfaService, registerMfaRoutes } from './modules/mfa/index.js';
 import {
@@ -106,8 +106,8 @@ import {
   registerOAuthClientRoutes,
   registerOAuthProviderRoutes,
 } from './modules/oidc/index.js';
-import { registerOperatorPlane } from './modules/operator/index.js';
 import { createOnboarding, type Onboarding, registerOnboardingRoutes } from './modules/onboarding/index.js';
+import { registerOperatorPlane } from './modules/operator/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
 import { paymentsPersonalData, registerPaymentRoutes } from './modules/payments/index.js';
@@ -116,8 +116,8 @@ import { createPrivacyService, type PrivacyService, registerPrivacyRoutes } from
 import {
   createRolesService,
   customRolesOfRequest,
-  registerRoleRoutes,
   type RolesService,
+  registerRoleRoutes,
 } from './modules/roles/index.js';
 import { createSaml, registerSamlRoutes, type Saml, samlBrowserBinding } from './modules/saml/index.js';
 import { createScim, registerScimRoutes, type Scim } from './modules/scim/index.js';

@@ -343,12 +343,24 @@ export const EVENT_TYPES: readonly EventType[] = [
   },
   { name: 'approval.denied', description: 'An approval request was denied', webhook: false },
   // The MCP tool gateway (issue 24): its registry, audited, and each proxied tool call.
-  { name: 'mcp.server_registered', description: 'An upstream MCP server was registered with the gateway', webhook: false },
+  {
+    name: 'mcp.server_registered',
+    description: 'An upstream MCP server was registered with the gateway',
+    webhook: false,
+  },
   { name: 'mcp.server_updated', description: "A gateway MCP server's address, caps or switch changed", webhook: false },
   { name: 'mcp.server_deleted', description: 'An upstream MCP server was removed from the gateway', webhook: false },
   { name: 'mcp.tools_updated', description: "A gateway MCP server's tool allow-list was replaced", webhook: false },
-  { name: 'mcp.tool_removed', description: "A tool was removed from a gateway MCP server's allow-list", webhook: false },
-  { name: 'mcp.tool_called', description: 'An agent called a tool of an upstream MCP server through the gateway', webhook: false },
+  {
+    name: 'mcp.tool_removed',
+    description: "A tool was removed from a gateway MCP server's allow-list",
+    webhook: false,
+  },
+  {
+    name: 'mcp.tool_called',
+    description: 'An agent called a tool of an upstream MCP server through the gateway',
+    webhook: false,
+  },
   // The operator plane (issue 27): the platform operator's commercial side, audited where it takes effect.
   { name: 'tenant.plan_changed', description: "A platform operator set an organization's plan", webhook: false },
   {
@@ -378,7 +390,11 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'One step of an approved IAM manifest was applied (role, invite, resource binding or SSO scaffold)',
     webhook: false,
   },
-  { name: 'manifest.step_failed', description: 'A step of an IAM manifest failed; applying again resumes', webhook: false },
+  {
+    name: 'manifest.step_failed',
+    description: 'A step of an IAM manifest failed; applying again resumes',
+    webhook: false,
+  },
   { name: 'manifest.applied', description: 'Every step of an approved IAM manifest is applied', webhook: false },
   {
     name: 'approval.approval_recorded',
@@ -386,8 +402,16 @@ export const EVENT_TYPES: readonly EventType[] = [
     webhook: false,
   },
   // Agent onboarding (issue 23): invite codes, bootstrap attempts and their hosted verification.
-  { name: 'onboarding_invite.issued', description: 'The platform operator issued an onboarding invite code', webhook: false },
-  { name: 'onboarding_invite.revoked', description: 'The platform operator revoked an onboarding invite code', webhook: false },
+  {
+    name: 'onboarding_invite.issued',
+    description: 'The platform operator issued an onboarding invite code',
+    webhook: false,
+  },
+  {
+    name: 'onboarding_invite.revoked',
+    description: 'The platform operator revoked an onboarding invite code',
+    webhook: false,
+  },
   { name: 'onboarding.started', description: 'An agent began onboarding an organization for a person', webhook: false },
   {
     name: 'onboarding.email_confirmed',
@@ -395,8 +419,16 @@ export const EVENT_TYPES: readonly EventType[] = [
     webhook: false,
   },
   { name: 'onboarding.approved', description: 'The person approved the onboarding: quarantine lifted', webhook: false },
-  { name: 'onboarding.denied', description: 'The person denied the onboarding: everything it made was removed', webhook: false },
-  { name: 'onboarding.released', description: "The onboarding agent's credential was released to its poll", webhook: false },
+  {
+    name: 'onboarding.denied',
+    description: 'The person denied the onboarding: everything it made was removed',
+    webhook: false,
+  },
+  {
+    name: 'onboarding.released',
+    description: "The onboarding agent's credential was released to its poll",
+    webhook: false,
+  },
   // Payment step-up (issue 25): elevations bound to one operation; never an amount in the data.
   {
     name: 'elevation.opened',

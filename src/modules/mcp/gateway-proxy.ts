@@ -151,7 +151,7 @@ export function createGatewayProxy(
       const server = await serverNamed(tx, principal.tenantId, serverName);
       return server ? { server, tools: await toolsOf(tx, principal.tenantId, [server.id]) } : undefined;
     });
-    if (!found || !found.server.enabled) throw notFound('MCP server not found');
+    if (!found?.server.enabled) throw notFound('MCP server not found');
     const { server, tools } = found;
     const message = jsonRpcRequestOf(request.body);
     const allowed = new Map<string, ToolRow>(tools.filter((tool) => tool.allowed).map((tool) => [tool.name, tool]));
