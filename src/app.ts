@@ -106,7 +106,12 @@ import {
   registerOAuthClientRoutes,
   registerOAuthProviderRoutes,
 } from './modules/oidc/index.js';
-import { createOnboarding, type Onboarding, registerOnboardingRoutes } from './modules/onboarding/index.js';
+import {
+  createOnboarding,
+  type Onboarding,
+  onboardingPersonalData,
+  registerOnboardingRoutes,
+} from './modules/onboarding/index.js';
 import { registerOperatorPlane } from './modules/operator/index.js';
 import { createOrganizationService, type OrganizationService } from './modules/organizations/index.js';
 import { createPasskeyService, type PasskeyService, registerPasskeyRoutes } from './modules/passkeys/index.js';
@@ -412,6 +417,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const manifests = createManifests({ config, transactions, events, clock, members, testHooks: {} });
     personalData.add(approvalsPersonalData);
     personalData.add(paymentsPersonalData);
+    personalData.add(onboardingPersonalData);
     const pricing = createPricingService({ transactions, organizations, clock });
     const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });
     const scim = createScim({

@@ -31,7 +31,15 @@ let owner: { email: string; password: string; slug: string; token: string };
 let scimToken: string;
 beforeAll(async () => {
   // Every surface provisioned (MFA answers 503 by design without its key).
-  svc = await startService({ TRUST_PROXY: '1', MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+  // The dormant surfaces switched on, so that their routes are drawn for past the switch.
+  svc = await startService({
+    TRUST_PROXY: '1',
+    MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    AGENT_APPROVALS_ENABLED: 'true',
+    PAYMENTS_STEPUP_ENABLED: 'true',
+    ONBOARD_BOOTSTRAP_ENABLED: 'true',
+    MCP_GATEWAY_ENABLED: 'true',
+  });
   doc = (await request(`${svc.url}/api/v1/openapi.json`)).body;
   const { provisionedOrg } = scimHarness(() => svc);
   const org = await provisionedOrg('fuzzowner');

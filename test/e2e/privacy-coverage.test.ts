@@ -38,6 +38,20 @@ const EXEMPT_COLUMNS: Record<string, string> = {
   'early_access_requests.email_key': 'waitlist of the installation operator, outside organization-scoped rights',
   'early_access_requests.full_name': 'waitlist of the installation operator, outside organization-scoped rights',
   'early_access_requests.app_name': 'waitlist of the installation operator, outside organization-scoped rights',
+  'onboarding_invite_codes.email': "the installation operator's invite codes, outside organization-scoped rights",
+  'onboarding_invite_codes.email_key': "the installation operator's invite codes, outside organization-scoped rights",
+  'onboarding_invite_codes.created_by': 'actor reference of the platform operator who issued an invite code',
+  'autonomy_decisions.decided_by': 'actor reference of the person (or the engine) who adjudicated a decision',
+  'autonomy_decisions.reverted_by': 'actor reference of the person who reverted a decision',
+  'autonomy_kill_switch_notes.changed_by': 'actor reference of the last change to the autonomy kill switch',
+  'distribution_credentials.created_by': 'actor reference of the platform operator who issued a credential',
+  'distribution_credentials.revoked_by': 'actor reference of the platform operator who revoked a credential',
+  'licences.issued_by': 'actor reference of the platform operator who issued a licence',
+  'licences.revoked_by': 'actor reference of the platform operator who revoked a licence',
+  'releases.created_by': 'actor reference of the platform operator who published a release',
+  'releases.yanked_by': 'actor reference of the platform operator who yanked a release',
+  'manifest_applies.approved_by': 'actor reference of the person whose approval an IAM manifest was applied under',
+  'sso_oidc_connections.display_name': "an identity provider's display name, not a person's",
 };
 
 describe('personal-data registry coverage', () => {

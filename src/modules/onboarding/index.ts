@@ -7,6 +7,7 @@ import { createInviteCodes } from './invite-codes.js';
 import { createVerification } from './verification.js';
 
 export type { OnboardingDeps } from './deps.js';
+export { onboardingPersonalData } from './personal-data.js';
 export { registerOnboardingRoutes } from './routes.js';
 export type { ConfirmChoice, Verification } from './verification.js';
 
