@@ -1,55 +1,10 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { type Queryable, rows } from '../../kernel/db/index.js';
+import type { Queryable } from '../../kernel/db/index.js';
 import { distributionCredentials, licences, releases } from './schema.js';
 
 export type LicenceRow = typeof licences.$inferSelect;
 export type CredentialRow = typeof distributionCredentials.$inferSelect;
 export type ReleaseRow = typeof releases.$inferSelect;
-
-// Organizations of the installation. The registry is the organizations module's table, which offers no listing
-// or plan change yet: these two statements name it in SQL, read and written by the platform operator only.
-
-export interface TenantListRow {
-  id: string;
-  slug: string;
-  name: string;
-  plan: string;
-  createdAt: Date;
-  quarantined: boolean;
-}
-
-const TENANT_COLUMNS = sql`id, slug, name, plan, created_at as "createdAt", quarantined`;
-const asTenant = (row: TenantListRow): TenantListRow => ({ ...row, createdAt: new Date(row.createdAt) });
-
-/** A page of organizations by slug (unique, so a keyset), `q` matching slug or name anywhere, case-blind. */
-export async function listTenants(
-  q: Queryable,
-  query: { q?: string | undefined; afterSlug?: string | undefined; limit: number },
-): Promise<TenantListRow[]> {
-  const pattern = query.q ? `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const found = await rows<TenantListRow>(
-    q,
-    sql`select ${TENANT_COLUMNS} from tenants
-        where (${pattern ?? null}::text is null or slug ilike ${pattern ?? null} or name ilike ${pattern ?? null})
-          and (${query.afterSlug ?? null}::text is null or slug > ${query.afterSlug ?? null})
-        order by slug limit ${query.limit + 1}`,
-  );
-  return found.map(asTenant);
-}
-
-export async function tenantById(q: Queryable, id: string, lock: boolean): Promise<TenantListRow | undefined> {
-  const [row] = await rows<TenantListRow>(
-    q,
-    lock
-      ? sql`select ${TENANT_COLUMNS} from tenants where id = ${id} for update`
-      : sql`select ${TENANT_COLUMNS} from tenants where id = ${id}`,
-  );
-  return row && asTenant(row);
-}
-
-export async function setTenantPlan(q: Queryable, id: string, plan: string): Promise<void> {
-  await q.execute(sql`update tenants set plan = ${plan} where id = ${id}`);
-}
 
 // Licences.
 

@@ -10,10 +10,10 @@ import {
   storedOperatorSettings,
   writeOperatorSetting,
 } from '../operator-settings/index.js';
+import { listTenants, setTenantPlan, type TenantListRow, tenantListRowById } from '../organizations/index.js';
 import type { PricingContent } from '../pricing/index.js';
 import { SETTINGS, type SettingKey } from '../settings/index.js';
 import type { OperatorDeps } from './deps.js';
-import * as store from './store.js';
 
 const TIERS = Object.keys(PLANS).join(', ');
 
@@ -23,7 +23,7 @@ export function assertPlanCode(code: string, field: string): void {
     throw unprocessable(`${field}: unknown plan_code "${code}"; the entitlement tiers are ${TIERS}`);
 }
 
-const tenantView = (row: store.TenantListRow) => ({
+const tenantView = (row: TenantListRow) => ({
   id: row.id,
   slug: row.slug,
   name: row.name,
@@ -43,11 +43,11 @@ export function createTenantAdministration(deps: OperatorDeps) {
   /** Runs `work` held to an existing organization; 404 for an unknown one. */
   async function inTenant<T>(
     tenantId: string,
-    work: (tx: Tx, tenant: store.TenantListRow) => Promise<T>,
+    work: (tx: Tx, tenant: TenantListRow) => Promise<T>,
     options: { lock: boolean } = { lock: true },
   ) {
     return transactions.system(async (tx) => {
-      const tenant = await store.tenantById(tx, tenantId, options.lock);
+      const tenant = await tenantListRowById(tx, tenantId, options.lock);
       if (!tenant) throw notFound('No such organization');
       await transactions.enterTenant(tx, tenantId);
       return work(tx, tenant);
@@ -59,7 +59,7 @@ export function createTenantAdministration(deps: OperatorDeps) {
       const limit = query.limit ?? 50;
       const after = decodeCursor(query.cursor, ['string']);
       const found = await transactions.systemRead((q) =>
-        store.listTenants(q, { q: query.q, limit, afterSlug: after?.[0] as string | undefined }),
+        listTenants(q, { q: query.q, limit, afterSlug: after?.[0] as string | undefined }),
       );
       const page = pageOf(found, limit, (row) => [row.slug]);
       return { tenants: page.rows.map(tenantView), next_cursor: page.next };
@@ -74,7 +74,7 @@ export function createTenantAdministration(deps: OperatorDeps) {
       assertPlanCode(planCode, 'plan_code');
       return inTenant(tenantId, async (tx, tenant) => {
         if (tenant.plan !== planCode) {
-          await store.setTenantPlan(tx, tenantId, planCode);
+          await setTenantPlan(tx, tenantId, planCode);
           await events.emit(tx, {
             tenantId,
             actor: principal.actor,

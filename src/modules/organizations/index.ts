@@ -1,5 +1,6 @@
 export { createOrganizationService, type OrganizationService, slugify } from './service.js';
 export {
+  listTenants,
   lockActiveOwners,
   lockMembership,
   lockTenant,
@@ -7,7 +8,10 @@ export {
   membershipStanding,
   organizationName,
   planOfTenant,
+  setTenantPlan,
+  type TenantListRow,
   type TenantRow,
   tenantIdBySlug,
+  tenantListRowById,
   tenantStanding,
 } from './store.js';
