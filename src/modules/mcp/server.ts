@@ -8,6 +8,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/v4';
 import { type Principal, readCredential } from '../../kernel/auth/index.js';
@@ -26,6 +27,11 @@ import { createMcpThrottles } from './throttles.js';
 export const PROTOCOL_VERSION = '2025-06-18';
 const SERVER_INFO = { name: 'svc', version: '1.0.0' };
 const CAPABILITIES = { tools: {} };
+/**
+ * One JSON Schema validator for every per-request server: the SDK builds a new Ajv instance for each server
+ * otherwise, which cost more than the rest of a `tools/call` (docs/benchmarks.md, MCP).
+ */
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** `tools/call` params keep the call-level `dry_run` (the SDK's own schema would drop the unknown key). */
 const CallWithDryRun = CallToolRequestSchema.extend({
@@ -63,7 +69,7 @@ export function createMcpServer(deps: McpDeps) {
   }
 
   function sdkServer(request: FastifyRequest, principal: Principal, failures: { http?: unknown }) {
-    const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES });
+    const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
     // Protocol 2025-06-18 only: to a client asking for another version the server answers its own (MCP version
     // negotiation), and the client decides whether to go on.
     server.removeRequestHandler('initialize');
