@@ -5,6 +5,7 @@ import { sha256Hex } from '../../kernel/crypto/secrets.js';
 import type { Queryable } from '../../kernel/db/index.js';
 import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import { emailKeyOf } from '../accounts/index.js';
+import { resourceByIdentifier } from '../oidc/index.js';
 import { findCustomRole } from '../roles/index.js';
 import { isScaffoldOf, oidcConnectionSummary, oidcScaffoldProblem } from '../sso/index.js';
 import { declaredCodesOf, type Manifest, manifestHashOf } from './document.js';
@@ -75,7 +76,7 @@ export function createManifestPlanner(deps: PlannerDeps) {
           codes,
         };
         const target = resource.oauth_resource_identifier;
-        const found = await store.oauthResourceByIdentifier(tx, tenantId, target);
+        const found = await resourceByIdentifier(tx, tenantId, target);
         if (!found) {
           add(
             'resource',

@@ -1,6 +1,7 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import type { Tx } from '../../kernel/db/index.js';
 import { conflict } from '../../kernel/http/index.js';
+import { resourceByIdentifier } from '../oidc/index.js';
 import { findCustomRole, insertCustomRole } from '../roles/index.js';
 import { scaffoldOidcConnection } from '../sso/index.js';
 import type { ManifestsDeps } from './deps.js';
@@ -60,7 +61,7 @@ export function createStepRunner(deps: ManifestsDeps) {
           namespace: string;
           permissions: Array<{ action: string; risk: number | null }>;
         };
-        const found = await store.oauthResourceByIdentifier(tx, ctx.tenantId, detail.oauth_resource_identifier);
+        const found = await resourceByIdentifier(tx, ctx.tenantId, detail.oauth_resource_identifier);
         if (!found) throw conflict(`OAuth resource ${detail.oauth_resource_identifier} no longer exists`);
         const inserted = await store.insertBinding(tx, {
           tenantId: ctx.tenantId,

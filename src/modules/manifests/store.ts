@@ -17,18 +17,6 @@ const isManifest = sql`${approvalRequests.resourceType} = 'manifest'`;
 
 // ---- live state a plan reads ----
 
-export async function oauthResourceByIdentifier(
-  q: Queryable,
-  tenantId: string,
-  identifier: string,
-): Promise<{ id: string; identifier: string } | undefined> {
-  const [row] = await rows<{ id: string; identifier: string }>(
-    q,
-    sql`select id, identifier from oauth_resources where tenant_id = ${tenantId} and identifier = ${identifier}`,
-  );
-  return row;
-}
-
 export async function bindingOfResource(q: Queryable, tenantId: string, resourceId: string) {
   const [row] = await q
     .select()

@@ -13,6 +13,7 @@ export {
   queueBackchannelLogoutsOfMembership,
 } from './revocation.js';
 export { registerOAuthClientRoutes } from './routes.js';
+export { resourceByIdentifier } from './store.js';
 export { registerOAuthProviderRoutes } from './token-routes.js';
 
 /**

@@ -148,6 +148,19 @@ export async function tokenClient(q: Queryable, clientId: string): Promise<Token
   );
 }
 
+/** The organization's resource with exactly this identifier, enabled or not (a manifest binds existing ones). */
+export async function resourceByIdentifier(
+  q: Queryable,
+  tenantId: string,
+  identifier: string,
+): Promise<ResourceRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(oauthResources)
+    .where(and(eq(oauthResources.tenantId, tenantId), eq(oauthResources.identifier, identifier)));
+  return row;
+}
+
 /** The organization's resource with exactly this identifier, when it is enabled (RFC 8707, Part A 4.14). */
 export async function enabledResource(
   q: Queryable,
