@@ -416,7 +416,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     });
     const manifests = createManifests({ config, transactions, events, clock, members, testHooks: {} });
     personalData.add(approvalsPersonalData);
-    personalData.add(paymentsPersonalData);
+    personalData.add(paymentsPersonalData(clock));
     personalData.add(onboardingPersonalData);
     const pricing = createPricingService({ transactions, organizations, clock });
     const privacy = createPrivacyService({ transactions, events, clock, personalData, sessions });

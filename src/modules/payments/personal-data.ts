@@ -1,3 +1,4 @@
+import type { Clock } from '../../kernel/clock.js';
 import type { PersonalDataContributor } from '../../kernel/personal-data.js';
 import { elevationStatus } from './status.js';
 import * as store from './store.js';
@@ -7,11 +8,11 @@ import * as store from './store.js';
  * context, the sentence shown) and the address it was opened from; erased whole. The payment back end keeps the
  * attestations it received, and the audit chain keeps the events (which never held the context).
  */
-export const paymentsPersonalData: PersonalDataContributor = {
+export const paymentsPersonalData = (clock: Clock): PersonalDataContributor => ({
   name: 'payment_elevations',
   tables: ['payment_elevations'],
   async export(tx, tenantId, userId) {
-    const now = new Date();
+    const now = clock.now();
     return (await store.elevationsOfUser(tx, tenantId, userId)).map((row) => ({
       elevation_id: row.id,
       kind: row.kind,
@@ -29,4 +30,4 @@ export const paymentsPersonalData: PersonalDataContributor = {
   async erase(tx, tenantId, userId) {
     await store.deleteElevationsOfUser(tx, tenantId, userId);
   },
-};
+});
