@@ -146,6 +146,7 @@ import {
   type Sso,
 } from './modules/sso/index.js';
 import { createWebhooks, registerWebhookRoutes, type Webhooks } from './modules/webhooks/index.js';
+import { registerConsoleAssets } from './web/console-assets.js';
 import { registerWebPages } from './web/index.js';
 
 /** Everything the routes and workers need, wired by hand: factories take what they use. */
@@ -658,6 +659,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     ...{ manifests: deps.manifests.service, pricing: deps.pricing },
   });
   registerWebPages(app, deps);
+  registerConsoleAssets(app);
   await app.ready();
   return app;
 }

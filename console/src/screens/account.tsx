@@ -1,0 +1,255 @@
+import { useState } from 'react';
+import { api, useApi } from '../api';
+import { useSession } from '../session';
+import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
+import type { ScreenDef } from './types';
+
+interface Profile {
+  email: string;
+  name: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  picture: string | null;
+  editable: boolean;
+}
+interface SessionRow {
+  session_id: string;
+  current: boolean;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  user_agent: string | null;
+  methods: string[];
+  application: { client_id: string; name: string } | null;
+}
+interface MfaStatus {
+  mfa_enabled: boolean;
+  recovery_codes_remaining: number;
+  enrollment_pending: boolean;
+}
+interface Passkey {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  backed_up: boolean;
+}
+interface ConnectedApp {
+  client_id: string;
+  name: string;
+  scopes: string[];
+  granted_at: string;
+}
+
+export const when = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+function ProfileSection() {
+  const profile = useApi<Profile>('/me/profile');
+  const [saved, setSaved] = useState(false);
+  return (
+    <Section title="Profile">
+      {profile.loading && !profile.data && <Loading />}
+      <ErrorBanner error={profile.error} />
+      {profile.data && (
+        <>
+          {saved && <Notice>Profile saved.</Notice>}
+          <Form
+            label="Profile"
+            submitLabel="Save profile"
+            onSubmit={async (values) => {
+              setSaved(false);
+              await api('PATCH', '/me/profile', {
+                name: values.name || null,
+                given_name: values.given_name || null,
+                family_name: values.family_name || null,
+              });
+              setSaved(true);
+              profile.reload();
+            }}
+          >
+            <Field name="email" label="Email" type="email" defaultValue={profile.data.email} readOnly />
+            <Field
+              name="name"
+              label="Full name"
+              defaultValue={profile.data.name ?? ''}
+              readOnly={!profile.data.editable}
+              autoComplete="name"
+            />
+            <Field
+              name="given_name"
+              label="Given name"
+              defaultValue={profile.data.given_name ?? ''}
+              readOnly={!profile.data.editable}
+              autoComplete="given-name"
+            />
+            <Field
+              name="family_name"
+              label="Family name"
+              defaultValue={profile.data.family_name ?? ''}
+              readOnly={!profile.data.editable}
+              autoComplete="family-name"
+            />
+            {!profile.data.editable && <p className="hint">Your identity provider manages your profile.</p>}
+          </Form>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function SessionsSection() {
+  const sessions = useApi<{ sessions: SessionRow[] }>('/me/sessions');
+  return (
+    <Section title="Sessions">
+      <DataTable<SessionRow>
+        caption="Your sessions"
+        pageParam="sessions_page"
+        rows={sessions.data?.sessions}
+        loading={sessions.loading}
+        error={sessions.error}
+        rowKey={(row) => row.session_id}
+        empty="No live sessions."
+        columns={[
+          {
+            key: 'what',
+            header: 'Session',
+            render: (row) => (
+              <>
+                {row.application ? row.application.name : 'Sign-in'}
+                {row.current && <span className="badge">This console</span>}
+              </>
+            ),
+          },
+          { key: 'agent', header: 'Device', render: (row) => row.user_agent ?? '—' },
+          { key: 'methods', header: 'Methods', render: (row) => row.methods.join(', ') || '—' },
+          { key: 'last', header: 'Last used', render: (row) => when(row.last_used_at) },
+          {
+            key: 'actions',
+            header: 'Actions',
+            render: (row) =>
+              row.current ? (
+                <span className="muted">Use Sign out</span>
+              ) : (
+                <ConfirmButton
+                  label="Revoke"
+                  ariaLabel={`Revoke session started ${when(row.created_at)}`}
+                  question="Revoke this session? That device or application is signed out at once."
+                  onConfirm={async () => {
+                    await api('DELETE', `/me/sessions/${encodeURIComponent(row.session_id)}`);
+                    sessions.reload();
+                  }}
+                />
+              ),
+          },
+        ]}
+      />
+    </Section>
+  );
+}
+
+function SecuritySection() {
+  const mfa = useApi<MfaStatus>('/mfa/status');
+  const passkeys = useApi<Passkey[]>('/webauthn/credentials');
+  return (
+    <Section title="Sign-in security">
+      <h3>Two-step verification</h3>
+      {mfa.loading && !mfa.data && <Loading />}
+      {mfa.error &&
+        (mfa.error.status === 503 ? (
+          <p className="muted">Two-step verification is not available on this installation.</p>
+        ) : (
+          <ErrorBanner error={mfa.error} />
+        ))}
+      {mfa.data && (
+        <p data-testid="mfa-status">
+          {mfa.data.mfa_enabled
+            ? `On (authenticator app); ${mfa.data.recovery_codes_remaining} recovery codes left.`
+            : mfa.data.enrollment_pending
+              ? 'Set up but not yet confirmed with a code.'
+              : 'Off.'}
+        </p>
+      )}
+      <h3>Passkeys</h3>
+      <DataTable<Passkey>
+        caption="Your passkeys"
+        pageParam="passkeys_page"
+        rows={passkeys.data}
+        loading={passkeys.loading}
+        error={passkeys.error}
+        rowKey={(row) => row.id}
+        empty={
+          <EmptyState title="No passkeys yet.">
+            <p>
+              <a href="/account/passkeys">Add a passkey</a> on the account security page.
+            </p>
+          </EmptyState>
+        }
+        columns={[
+          { key: 'name', header: 'Name', render: (row) => row.name },
+          { key: 'created', header: 'Added', render: (row) => when(row.created_at) },
+          { key: 'used', header: 'Last used', render: (row) => when(row.last_used_at) },
+          { key: 'synced', header: 'Synced', render: (row) => (row.backed_up ? 'Yes' : 'No') },
+        ]}
+      />
+      {passkeys.data && passkeys.data.length > 0 && (
+        <p>
+          <a href="/account/passkeys">Manage passkeys</a>
+        </p>
+      )}
+    </Section>
+  );
+}
+
+function ConnectedAppsSection() {
+  const apps = useApi<{ connected_apps: ConnectedApp[] }>('/me/connected-apps');
+  return (
+    <Section title="Connected apps">
+      <DataTable<ConnectedApp>
+        caption="Applications you allowed"
+        pageParam="apps_page"
+        rows={apps.data?.connected_apps}
+        loading={apps.loading}
+        error={apps.error}
+        rowKey={(row) => row.client_id}
+        empty="No application holds your consent."
+        columns={[
+          { key: 'name', header: 'Application', render: (row) => row.name },
+          { key: 'scopes', header: 'Access', render: (row) => row.scopes.join(', ') },
+          { key: 'granted', header: 'Allowed', render: (row) => when(row.granted_at) },
+          {
+            key: 'actions',
+            header: 'Actions',
+            render: (row) => (
+              <ConfirmButton
+                label="Revoke"
+                ariaLabel={`Revoke access of ${row.name}`}
+                question={`Revoke the access of ${row.name}? It is signed out and must ask for your consent again.`}
+                onConfirm={async () => {
+                  await api('DELETE', `/me/connected-apps/${encodeURIComponent(row.client_id)}`);
+                  apps.reload();
+                }}
+              />
+            ),
+          },
+        ]}
+      />
+    </Section>
+  );
+}
+
+function MyAccount() {
+  const session = useSession();
+  return (
+    <Page title="My account" description={`Signed in to ${session.tenant.slug} as ${session.me.role}.`}>
+      <ProfileSection />
+      <SessionsSection />
+      <SecuritySection />
+      <ConnectedAppsSection />
+    </Page>
+  );
+}
+
+export const screens: ScreenDef[] = [
+  { path: '/account', title: 'My account', group: 'You', visible: () => true, component: MyAccount },
+];
