@@ -3,8 +3,6 @@ export type { ApprovalsDeps } from './deps.js';
 export { type ParkOutcome, type ParkRequest, parkAction } from './park.js';
 export { approvalsPersonalData } from './personal-data.js';
 export { registerApprovalRoutes } from './routes.js';
-// For the manifests module's asks (issue 23): manifest asks are rows of this table, decided here, spent by apply.
-export { approvalRequests } from './schema.js';
 export {
   APPROVAL_TTL_MS,
   type ApprovalStatus,
@@ -13,4 +11,13 @@ export {
   requiredApprovalsFor,
   TWO_PERSON_RISK,
 } from './status.js';
-export { type ApprovalRequestRow, consumeApproved, decisionsOn, insertAsk, insertDecision } from './store.js';
+export {
+  type ApprovalRequestRow,
+  askById,
+  consumeApproved,
+  decisionsOn,
+  insertAsk,
+  insertDecision,
+  liveManifestAsks,
+  newestManifestAsk,
+} from './store.js';

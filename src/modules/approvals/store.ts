@@ -194,3 +194,55 @@ export async function decisionsBy(q: Queryable, tenantId: string, actorId: strin
     .where(and(eq(approvalDecisions.tenantId, tenantId), eq(approvalDecisions.decidedBy, actorId)))
     .orderBy(asc(approvalDecisions.decidedAt), asc(approvalDecisions.id));
 }
+
+// ---- the manifests module's asks (resource_type 'manifest', keyed by the manifest's fingerprint) ----
+
+/** The manifest asks' literal, so the planner uses the partial index of migration 0028. */
+const isManifest = sql`${approvalRequests.resourceType} = 'manifest'`;
+
+/** The newest ask about this manifest made by `requestedBy` (an actor id). */
+export async function newestManifestAsk(
+  q: Queryable,
+  tenantId: string,
+  fingerprint: string,
+  requestedBy: string,
+): Promise<ApprovalRequestRow | undefined> {
+  const [row] = await q
+    .select()
+    .from(approvalRequests)
+    .where(
+      and(
+        eq(approvalRequests.tenantId, tenantId),
+        isManifest,
+        eq(approvalRequests.fingerprint, fingerprint),
+        eq(approvalRequests.requestedBy, requestedBy),
+      ),
+    )
+    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id))
+    .limit(1);
+  return row;
+}
+
+/** The requester's live asks about this manifest (pending or approved, unexpired), newest first. */
+export async function liveManifestAsks(
+  q: Queryable,
+  tenantId: string,
+  fingerprint: string,
+  requestedBy: string,
+  now: Date,
+): Promise<ApprovalRequestRow[]> {
+  return q
+    .select()
+    .from(approvalRequests)
+    .where(
+      and(
+        eq(approvalRequests.tenantId, tenantId),
+        isManifest,
+        eq(approvalRequests.fingerprint, fingerprint),
+        eq(approvalRequests.requestedBy, requestedBy),
+        or(eq(approvalRequests.status, 'pending'), eq(approvalRequests.status, 'approved')),
+        gt(approvalRequests.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id));
+}

@@ -8,6 +8,7 @@ import {
   approvalStatus,
   insertAsk,
   insertDecision,
+  liveManifestAsks,
   requiredApprovalsFor,
 } from '../approvals/index.js';
 import { type Manifest, parseManifest } from './document.js';
@@ -145,7 +146,7 @@ export async function coveringLiveAsk(
   plan: ManifestPlan,
   now: Date,
 ): Promise<store.AskRow | undefined> {
-  const live = await store.liveAsks(tx, tenantId, fingerprint, requester, now);
+  const live = await liveManifestAsks(tx, tenantId, fingerprint, requester, now);
   return live.find((row) => askCovers(row, plan) && approvalStatus(row, now) !== 'expired');
 }
 

@@ -5,7 +5,7 @@ import type { Queryable, Tx } from '../../kernel/db/index.js';
 import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import { HttpError, unprocessable } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
-import { approvalStatus, consumeApproved, decisionsOn } from '../approvals/index.js';
+import { approvalStatus, askById, consumeApproved, decisionsOn, newestManifestAsk } from '../approvals/index.js';
 import { findCustomRole } from '../roles/index.js';
 import { askCovers, coveringLiveAsk, insertManifestAsk, manifestFingerprint, resourceOfAsk } from './asks.js';
 import type { ManifestsDeps } from './deps.js';
@@ -224,7 +224,7 @@ export function createManifestService(deps: ManifestsDeps) {
             );
           }
           if (resumed) {
-            const ask = await store.askById(tx, tenantId, claimed.approvalId!);
+            const ask = await askById(tx, tenantId, claimed.approvalId!);
             const approved = ask ? resourceOfAsk(ask) : undefined;
             if (!ask || !approved) throw refuse('no-approval', 'The approval this apply spent is gone');
             if (
@@ -241,7 +241,7 @@ export function createManifestService(deps: ManifestsDeps) {
             if (short) throw authorityRefusal(short, ask.id);
             return { plan, finished, approvalId: ask.id, approvedBy: claimed.approvedBy! };
           }
-          const ask = await store.newestAsk(tx, tenantId, fingerprint, principal.actor.id);
+          const ask = await newestManifestAsk(tx, tenantId, fingerprint, principal.actor.id);
           const status = ask ? approvalStatus(ask, now) : null;
           if (!ask || status !== 'approved') {
             throw refuse(

@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
-import { type ApprovalRequestRow, approvalRequests } from '../approvals/index.js';
+import type { ApprovalRequestRow } from '../approvals/index.js';
 import { manifestApplies, manifestApplySteps, manifestResourceBindings } from './schema.js';
 
 // The manifest module's queries. A plan compares a manifest with other modules' state (OAuth resources,
@@ -11,9 +11,6 @@ import { manifestApplies, manifestApplySteps, manifestResourceBindings } from '.
 export type BindingRow = typeof manifestResourceBindings.$inferSelect;
 export type ApplyRow = typeof manifestApplies.$inferSelect;
 export type AskRow = ApprovalRequestRow;
-
-/** The manifest asks' literal, so the planner uses the partial index of migration 0028. */
-const isManifest = sql`${approvalRequests.resourceType} = 'manifest'`;
 
 // ---- live state a plan reads ----
 
@@ -95,61 +92,6 @@ export async function activeRoleOf(q: Queryable, tenantId: string, userId: strin
 /** Holds the transaction's turn for one manifest's asks in one organization (request-approval, onboarding). */
 export async function lockAsks(q: Queryable, tenantId: string, fingerprint: string): Promise<void> {
   await q.execute(sql`select pg_advisory_xact_lock(hashtext(${`manifest-ask:${tenantId}:${fingerprint}`}))`);
-}
-
-/** The newest ask about this manifest made by `requestedBy` (an actor id). */
-export async function newestAsk(
-  q: Queryable,
-  tenantId: string,
-  fingerprint: string,
-  requestedBy: string,
-): Promise<AskRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(approvalRequests)
-    .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isManifest,
-        eq(approvalRequests.fingerprint, fingerprint),
-        eq(approvalRequests.requestedBy, requestedBy),
-      ),
-    )
-    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id))
-    .limit(1);
-  return row;
-}
-
-/** The requester's live asks about this manifest (pending or approved, unexpired), newest first. */
-export async function liveAsks(
-  q: Queryable,
-  tenantId: string,
-  fingerprint: string,
-  requestedBy: string,
-  now: Date,
-): Promise<AskRow[]> {
-  return q
-    .select()
-    .from(approvalRequests)
-    .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isManifest,
-        eq(approvalRequests.fingerprint, fingerprint),
-        eq(approvalRequests.requestedBy, requestedBy),
-        or(eq(approvalRequests.status, 'pending'), eq(approvalRequests.status, 'approved')),
-        gt(approvalRequests.expiresAt, now),
-      ),
-    )
-    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id));
-}
-
-export async function askById(q: Queryable, tenantId: string, id: string): Promise<AskRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(approvalRequests)
-    .where(and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id)));
-  return row;
 }
 
 // ---- applies ----
