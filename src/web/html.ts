@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { FastifyReply } from 'fastify';
 
 /** Markup that is already safe: produced by `html` or `raw`, never by string concatenation of input. */
@@ -30,16 +31,17 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   return new SafeHtml(out);
 }
 
-/** The one stylesheet, inline and allowed by its hash: no inline script and no other style can run. */
-const STYLE = [
-  'body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1c1f24}',
-  'main{max-width:28rem;margin:4rem auto;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px #0002}',
-  'h1{font-size:1.4rem;margin-top:0}label{display:block;margin:1rem 0 .25rem;font-weight:600}',
-  'input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}',
-  'button{margin-top:1.25rem;padding:.6rem 1.2rem;font-size:1rem;border:0;border-radius:6px;background:#2356c7;color:#fff;cursor:pointer}',
-  '.error{padding:.75rem;border-radius:6px;background:#fdecea;color:#8a1c12}',
-  '.note{margin-top:2rem;font-size:.9rem;color:#555}code{font-size:.85rem}',
-].join('');
+/**
+ * The one stylesheet: the shared design tokens (styles/tokens.css, also imported by the console) and the hosted
+ * pages' rules (styles/hosted.css), sent inline and allowed by its hash, so no other style and no script can
+ * run. Comments and runs of white space are dropped; the build copies both files next to this module.
+ */
+export const STYLE = ['tokens.css', 'hosted.css']
+  .map((file) => readFileSync(new URL(`./styles/${file}`, import.meta.url), 'utf8'))
+  .join('\n')
+  .replace(/\/\*[\s\S]*?\*\//g, '')
+  .replace(/\s+/g, ' ')
+  .trim();
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
 /**
@@ -63,20 +65,39 @@ export function pageCsp(formTargets: readonly string[]): string {
   ].join('; ');
 }
 
-export function layout(title: string, body: SafeHtml): SafeHtml {
+/** What a page knows about where it is: the organization it belongs to, and whether it needs a wider card. */
+export interface PageOptions {
+  /** The organization's display name, shown above the card and in the title; absent when the page cannot know. */
+  organization?: string | undefined;
+  /** A card wide enough for a table (the onboarding plan). */
+  wide?: boolean;
+}
+
+/** The organization's mark: its first letter, a stand-in for a logo (no branding setting holds one). */
+function brand(organization: string): SafeHtml {
+  const initial = [...organization.trim()][0]?.toLocaleUpperCase() ?? '';
+  return html`<header class="brand"><span class="brand-mark" aria-hidden="true">${initial}</span><span class="brand-name">${organization}</span></header>`;
+}
+
+export function layout(title: string, body: SafeHtml, options: PageOptions = {}): SafeHtml {
+  const organization = options.organization?.trim() || undefined;
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${title}</title>
+<meta name="color-scheme" content="light dark">
+<title>${organization ? `${title} · ${organization}` : title}</title>
 <style>${new SafeHtml(STYLE)}</style>
 </head>
-<body><main>
+<body><div class="${options.wide ? 'page wide' : 'page'}">
+${organization ? brand(organization) : ''}
+<main>
 <h1>${title}</h1>
 ${body}
-</main></body>
+</main>
+</div></body>
 </html>
 `;
 }
@@ -91,6 +112,7 @@ export function sendPage(
   title: string,
   body: SafeHtml,
   headers: Record<string, string> = {},
+  options: PageOptions = {},
 ): FastifyReply {
   return reply
     .code(status)
@@ -100,8 +122,11 @@ export function sendPage(
     .header('x-frame-options', 'DENY')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
-    .send(layout(title, body).value);
+    .send(layout(title, body, options).value);
 }
 
 export const paragraph = (text: string) => html`<p>${text}</p>`;
 export const errorBox = (text: string) => html`<p class="error" role="alert">${text}</p>`;
+/** A box for good news or a next step (a mail was sent, the action is done). */
+export const noticeBox = (text: string, kind: 'notice' | 'success' = 'notice') =>
+  html`<p class="${kind}" role="status">${text}</p>`;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessTokens } from '../kernel/auth/index.js';
+import type { Transactions } from '../kernel/db/index.js';
 import type { AccountService } from '../modules/accounts/index.js';
 import type { EarlyAccessService } from '../modules/early-access/index.js';
 import type { MagicLinkService } from '../modules/magic-link/index.js';
@@ -7,6 +8,7 @@ import type { MembersService } from '../modules/members/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
 import type { OpenIdProvider } from '../modules/oidc/index.js';
 import type { Onboarding } from '../modules/onboarding/index.js';
+import type { OrganizationService } from '../modules/organizations/index.js';
 import type { PasskeyService } from '../modules/passkeys/index.js';
 import type { SessionService } from '../modules/sign-in/index.js';
 import { createCsrf } from './csrf.js';
@@ -15,6 +17,7 @@ import { registerInvitePage } from './invite-page.js';
 import { registerMagicLinkPage } from './magic-link-page.js';
 import { registerOidcPages } from './oidc-pages.js';
 import { registerOnboardVerifyPage } from './onboard-verify-page.js';
+import { createOrganizationNames } from './organization-names.js';
 import { registerPasskeysPage } from './passkeys-page.js';
 import { registerResetPasswordPage } from './reset-password-page.js';
 import { registerSsoLinkPage } from './sso-link-page.js';
@@ -35,6 +38,8 @@ export interface WebDeps {
   accessTokens: AccessTokens;
   sso: { confirmLink(token: string): Promise<void> };
   onboarding: Onboarding;
+  organizations: OrganizationService;
+  transactions: Transactions;
 }
 
 /**
@@ -55,6 +60,7 @@ export function registerWebPages(app: FastifyInstance, deps: WebDeps): void {
     ...{ provider: deps.openIdProvider, accounts: deps.accounts, mfa: deps.mfa, sessions: deps.sessions },
     ...{ passkeys: deps.passkeys, magicLinks: deps.magicLinks, baseUrl: deps.config.baseUrl },
     accessTokens: deps.accessTokens,
+    organizationNames: createOrganizationNames(deps),
     csrf,
   });
   registerMagicLinkPage(app, { magicLinks: deps.magicLinks, mfa: deps.mfa, csrf, continueAuthorization });

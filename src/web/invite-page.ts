@@ -58,6 +58,8 @@ ${passwordInputs('password', 'Password')}
 <button type="submit">Create my account and join</button>
 </form>
 ${existingAccountNote(preview)}`,
+      {},
+      { organization: preview.organization_name },
     );
   }
 
@@ -108,6 +110,7 @@ ${existingAccountNote(preview)}`,
           title(preview),
           `An account for ${preview.email} already exists, or it is already a member, so no new account was created.`,
           existingAccountNote(preview),
+          preview.organization_name,
         );
       }
       if (error instanceof HttpError && error.status === 404)
@@ -121,6 +124,8 @@ ${existingAccountNote(preview)}`,
       html`<p>Your account is ready and you have joined <strong>${preview.organization_name}</strong> as
 <strong>${preview.role}</strong>.</p>
 ${paragraph(`Sign in with ${preview.email}, your new password and the organization “${preview.tenant_slug}”.`)}`,
+      {},
+      { organization: preview.organization_name },
     );
   });
 }

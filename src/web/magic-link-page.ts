@@ -4,7 +4,7 @@ import type { MagicLinkService } from '../modules/magic-link/index.js';
 import type { MfaService } from '../modules/mfa/index.js';
 import { deliverPair, isMfaRequired, type RequestContext, type TokenPair } from '../modules/sign-in/index.js';
 import type { Csrf } from './csrf.js';
-import { errorBox, html, paragraph, sendPage } from './html.js';
+import { errorBox, html, noticeBox, paragraph, sendPage } from './html.js';
 import type { ContinueAuthorization } from './oidc-pages.js';
 import {
   csrfRefused,
@@ -66,9 +66,11 @@ export function registerMagicLinkPage(
       reply,
       200,
       'You are signed in',
-      html`${paragraph(organization ? `You are signed in to ${organization}.` : 'You are signed in.')}${paragraph(
+      html`${noticeBox(organization ? `You are signed in to ${organization}.` : 'You are signed in.', 'success')}${paragraph(
         'You can close this page and go back to the application.',
       )}`,
+      {},
+      { organization },
     );
   }
 
@@ -94,6 +96,8 @@ ${organization ? html`<input type="hidden" name="organization" value="${organiza
 <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required>
 <button type="submit">Continue</button>
 </form>`,
+      {},
+      { organization },
     );
   }
 
@@ -148,8 +152,10 @@ ${csrf.field(csrf.issue(request, reply))}
       // A wrong code leaves the challenge usable (Part A 4.2: 5 attempts): the form comes back with the reason.
       if (error.status === 400) return codeForm(reply, 400, csrfToken, mfaToken, organization, error.detail);
       // 503 when MFA is not provisioned on the installation: a page too, with the service's message.
-      if (error.status === 503) return failurePage(reply, 503, CHALLENGE_REFUSED, error.detail);
-      return renderRefusal(reply, error, CHALLENGE_REFUSED, CHALLENGE_HINT);
+      if (error.status === 503) {
+        return failurePage(reply, 503, CHALLENGE_REFUSED, error.detail, undefined, organization);
+      }
+      return renderRefusal(reply, error, CHALLENGE_REFUSED, CHALLENGE_HINT, organization);
     }
     return signedIn(request, reply, pair, organization);
   });

@@ -15,7 +15,8 @@ import {
   type TokenPair,
 } from '../modules/sign-in/index.js';
 import type { Csrf } from './csrf.js';
-import { errorBox, html, pageCsp, paragraph, SafeHtml, sendPage } from './html.js';
+import { errorBox, html, noticeBox, pageCsp, paragraph, SafeHtml, sendPage } from './html.js';
+import type { OrganizationNames } from './organization-names.js';
 import { csrfRefused, failurePage, fieldOf, PAGE_OPTIONS, PASSWORD_MAX, renderRefusal } from './pages.js';
 
 type AuthorizationRequest = NonNullable<ReturnType<OpenIdProvider['pendingRequests']['verify']>>['request'];
@@ -127,10 +128,11 @@ export function registerOidcPages(
     baseUrl: string;
     sessions: SessionService;
     accessTokens: AccessTokens;
+    organizationNames: OrganizationNames;
     csrf: Csrf;
   },
 ): ContinueAuthorization {
-  const { provider, accounts, mfa, passkeys, magicLinks, sessions, accessTokens, csrf } = deps;
+  const { provider, accounts, mfa, passkeys, magicLinks, sessions, accessTokens, csrf, organizationNames } = deps;
   /**
    * A sign-in link asked for from /login: the pending authorization waits in this cookie (the MAC'd request,
    * 15 minutes) for the link to be opened in the same browser, where the magic-link page continues it.
@@ -141,7 +143,8 @@ export function registerOidcPages(
 
   const pendingOf = (source: unknown) => provider.pendingRequests.verify(fieldOf(source, 'request', REQUEST_MAX));
 
-  const send = (
+  /** A page of an authorization: its client's origin may end its forms, and it names the organization. */
+  const send = async (
     reply: FastifyReply,
     status: number,
     title: string,
@@ -149,10 +152,17 @@ export function registerOidcPages(
     request?: AuthorizationRequest,
     headers: Record<string, string> = {},
   ) =>
-    sendPage(reply, status, title, body, {
-      ...(request ? { 'content-security-policy': pageCsp(clientTarget(request.redirectUri)) } : {}),
-      ...headers,
-    });
+    sendPage(
+      reply,
+      status,
+      title,
+      body,
+      {
+        ...(request ? { 'content-security-policy': pageCsp(clientTarget(request.redirectUri)) } : {}),
+        ...headers,
+      },
+      { organization: request ? await organizationNames(request.tenantId) : undefined },
+    );
 
   /** The sign-in page also runs its passkey script (by hash) and lets it call this origin's API. */
   const signInCsp = (authorization: AuthorizationRequest) =>
@@ -201,13 +211,13 @@ ${csrf.field(token)}
 <input type="hidden" name="request" value="${pending}">
 <label for="link-email">Or get a sign-in link by email</label>
 <input type="email" id="link-email" name="email" autocomplete="username" value="${email ?? authorization.loginHint ?? ''}" required>
-<button type="submit" id="magic-link-request">Email me a sign-in link</button>
+<button type="submit" id="magic-link-request" class="secondary">Email me a sign-in link</button>
 </form>
 <form id="passkey-form" method="post" action="/login/passkey" hidden>
 ${csrf.field(token)}
 <input type="hidden" name="request" value="${pending}">
 <input type="hidden" name="assertion" value="">
-<button type="submit" id="passkey-sign-in">Sign in with a passkey</button>
+<button type="submit" id="passkey-sign-in" class="secondary">Sign in with a passkey</button>
 <p class="note" id="passkey-status" role="status"></p>
 </form>
 <script>${new SafeHtml(PASSKEY_SCRIPT)}</script>`,
@@ -312,9 +322,10 @@ ${csrf.field(csrf.issue(request, reply))}
       reply,
       202,
       'Check your email',
-      paragraph(
+      noticeBox(
         'If this address belongs to a member, a sign-in link is on its way. Open it in this browser within 15 minutes to continue.',
       ),
+      verified.request,
     );
   });
 
@@ -398,7 +409,7 @@ ${csrf.field(csrf.issue(request, reply))}
 ${csrf.field(csrf.issue(request, reply))}
 <input type="hidden" name="request" value="${pending}">
 <button type="submit" name="approve" value="1">Allow</button>
-<button type="submit" name="deny" value="1">Deny</button>
+<button type="submit" name="deny" value="1" class="secondary">Deny</button>
 </form>`,
       authorization,
     );
@@ -439,6 +450,7 @@ ${csrf.field(csrf.issue(request, reply))}
 <button type="submit" name="confirm" value="1">Sign out</button>
 </form>`,
       verified.redirect ? { 'content-security-policy': pageCsp(clientTarget(verified.redirect)) } : {},
+      { organization: await organizationNames(verified.tenantId) },
     );
   });
 

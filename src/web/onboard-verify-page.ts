@@ -38,8 +38,8 @@ function planTable(plan: Plan): SafeHtml {
   const s = plan.summary;
   return html`<p>The agent also asks to configure your organization with this manifest. Plan <code>${plan.plan_hash.slice(0, 16)}</code>:
 ${String(s.create)} to create, ${String(s.noop)} already in place, ${String(s.conflict)} in conflict, ${String(s.invalid)} invalid.</p>
-<table><thead><tr><th>#</th><th>Kind</th><th>Target</th><th>Would</th><th>Detail</th></tr></thead>
-<tbody>${rows}</tbody></table>
+<div class="table-scroll" role="region" aria-label="Plan steps" tabindex="0"><table><thead><tr><th>#</th><th>Kind</th><th>Target</th><th>Would</th><th>Detail</th></tr></thead>
+<tbody>${rows}</tbody></table></div>
 ${plan.grants.length ? html`<p>Permissions it would grant: <code>${plan.grants.join(', ')}</code></p>` : ''}
 <p class="note">Approving with this plan shown pre-approves exactly this plan: the agent can apply it once. If anything changes before then, the agent asks again through your approval queue.</p>`;
 }
@@ -106,7 +106,14 @@ ${csrf.field(csrfToken)}
     }
     const { attempt, plan, hasSignInMethod } = review;
     if (attempt.status !== 'pending') {
-      return sendPage(reply, 200, TITLE, paragraph(`This onboarding is ${attempt.status}. You can close this page.`));
+      return sendPage(
+        reply,
+        200,
+        TITLE,
+        paragraph(`This onboarding is ${attempt.status}. You can close this page.`),
+        {},
+        { organization: attempt.organizationName },
+      );
     }
     const token = csrf.issue(request, reply);
     const client = attempt.clientInfo ?? {};
@@ -132,8 +139,10 @@ ${plan ? html`<input type="hidden" name="plan_hash" value="${plan.plan_hash}">` 
 </form>
 <form method="post" action="/onboard/verify/deny">
 ${csrf.field(token)}
-<button type="submit" name="decision" value="deny">Deny and delete everything</button>
+<button type="submit" name="decision" value="deny" class="danger">Deny and delete everything</button>
 </form>`,
+      {},
+      { organization: attempt.organizationName, wide: plan !== null && plan !== undefined },
     );
   }
 
@@ -155,7 +164,7 @@ ${csrf.field(token)}
         : html`<button type="submit" name="method" value="passkey" formnovalidate>Confirm my email and create a passkey</button>
 <p>Or choose a password instead:</p>
 ${passwordInputs('password', 'Password')}
-<button type="submit" name="method" value="password" formnovalidate>Confirm my email and set this password</button>`;
+<button type="submit" name="method" value="password" class="secondary" formnovalidate>Confirm my email and set this password</button>`;
     return sendPage(
       reply,
       200,
@@ -166,6 +175,8 @@ ${csrf.field(csrfToken)}
 <input type="hidden" name="token" value="${token}">
 ${choose}
 </form>`,
+      {},
+      { organization: preview.organization_name },
     );
   });
 
@@ -183,6 +194,8 @@ ${choose}
         paragraph(
           `We sent a link to ${sent.email} to confirm your address for “${sent.organization_name}”. Open it and click its button; it works once, for 48 hours.`,
         ),
+        {},
+        { organization: sent.organization_name },
       );
     } catch (error) {
       if (error instanceof HttpError && error.status === 404) return codeForm(reply, 404, csrfToken, error.detail);

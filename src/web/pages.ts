@@ -22,8 +22,15 @@ export function fieldOf(source: unknown, name: string, maxLength: number): strin
 
 export const tokenOf = (source: unknown) => fieldOf(source, 'token', TOKEN_MAX);
 
-export function failurePage(reply: FastifyReply, status: number, title: string, message: string, extra?: SafeHtml) {
-  return sendPage(reply, status, title, html`${errorBox(message)}${extra ?? ''}`);
+export function failurePage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  message: string,
+  extra?: SafeHtml,
+  organization?: string,
+) {
+  return sendPage(reply, status, title, html`${errorBox(message)}${extra ?? ''}`, {}, { organization });
 }
 
 /** The link in the mail is missing its token or was cut short by the mail client. */
@@ -49,7 +56,13 @@ export function csrfRefused(request: FastifyRequest, reply: FastifyReply, csrf: 
  * Renders a service refusal as a page with the same status. The service's message is written for people and
  * is shown as it is (escaped); 429 keeps its Retry-After and rate headers. Anything else is rethrown.
  */
-export function renderRefusal(reply: FastifyReply, error: unknown, title: string, hint?: string) {
+export function renderRefusal(
+  reply: FastifyReply,
+  error: unknown,
+  title: string,
+  hint?: string,
+  organization?: string,
+) {
   if (!(error instanceof HttpError) || error.status >= 500) throw error;
   const message =
     error.status === 429 ? 'Too many attempts from your network. Wait a few minutes and try again.' : error.detail;
@@ -59,6 +72,7 @@ export function renderRefusal(reply: FastifyReply, error: unknown, title: string
     title,
     html`${errorBox(message)}${hint ? paragraph(hint) : ''}`,
     error.status === 429 ? error.headers : {},
+    { organization },
   );
 }
 

@@ -262,7 +262,7 @@ ${field('passkey-organization', 'Organization', 'text', 'organization')}
 <input id="passkey-name" name="passkey-name" type="text" maxlength="100" autocomplete="off">
 <button type="submit" id="add-passkey">Add a passkey</button>
 </form>
-<button type="button" id="sign-out">Sign out</button>
+<button type="button" id="sign-out" class="secondary">Sign out</button>
 </section>
 <script>${new SafeHtml(SCRIPT)}</script>`;
 
