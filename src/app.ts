@@ -46,6 +46,7 @@ import {
   type AccountService,
   createAccountService,
   createSecurityNotices,
+  createSourceContainmentGate,
   registerAccountRoutes,
 } from './modules/accounts/index.js';
 import {
@@ -343,8 +344,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const organizations = createOrganizationService({ clock, revocation });
     const settings = createSettingsService({ transactions, events, clock });
     const sessions = createSessionService({ transactions, accessTokens, events, clock, revocation, metrics });
-    // Every first factor ends here; the second factor is a gate first factors never see (Part A 4.2).
-    const signIn = createSignIn({ sessions, events, metrics, gates: [createSecondFactorGate({ clock })] });
+    // Every first factor ends here; the second factor is a gate first factors never see (Part A 4.2). A source
+    // contained by autonomy (Part B 4.9 contain_source) is refused first, before any session or MFA challenge.
+    const signIn = createSignIn({
+      sessions,
+      events,
+      metrics,
+      gates: [createSourceContainmentGate({ limiter }), createSecondFactorGate({ clock })],
+    });
     const authState = await createAuthStateListener(database, transactions);
     closers.push(async () => authState.close());
     const sessionStateCache = createSessionStateCache(authState);

@@ -12,6 +12,7 @@ import type { RevocationCascade } from '../../kernel/revocation.js';
 import type { SessionService } from '../sign-in/index.js';
 import { emailKeyOf } from './identifiers.js';
 import { assertStrongPassword } from './password-policy.js';
+import { sourceContainment } from './source-containment.js';
 import * as store from './store.js';
 import * as users from './users-store.js';
 
@@ -164,6 +165,9 @@ export function createAccountLinks(deps: {
             const user = await store.userByEmail(tx, emailKeyOf(email));
             if (user?.status !== 'active') return undefined;
             const tenantId = await users.homeTenantOf(tx, user.id);
+            // A source autonomy contained for the account's organization (Part B 4.9) gets no reset mail, silently
+            // like the budgets: the request names no organization, so a 429 would tell it who has an account.
+            if (tenantId && !(await sourceContainment(limiter, { tenantId, sourceIp: ip })).allowed) return undefined;
             const token = await issueLink(tx, {
               userId: user.id,
               email: user.email,

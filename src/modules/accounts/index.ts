@@ -22,6 +22,7 @@ export {
   CONTAINMENT_SECONDS,
   CREDENTIAL_STUFFING_RULE,
   containSource,
+  createSourceContainmentGate,
   releaseSource,
   type Source,
   sourceContainment,

@@ -276,6 +276,7 @@ export function createAccountService(deps: {
           amr: ['pwd'],
           userAgent: context.userAgent,
           dpopJkt: context.dpopJkt,
+          sourceIp: context.ip,
         }),
       );
     },

@@ -2,7 +2,8 @@ import { isIP } from 'node:net';
 import type { Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { HttpError } from '../../kernel/http/index.js';
-import type { LimitDecision, Limiter, LimitPolicy } from '../../kernel/limits/index.js';
+import { type LimitDecision, type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
+import type { SignInGate } from '../sign-in/index.js';
 
 // Credential stuffing from one source (Part B 4.9 `contain_source`): the detection the password sign-in raises when
 // its per-address failure throttle engages, and the containment autonomy executes and reverts through this module.
@@ -57,9 +58,38 @@ function keyOf(source: Source): string {
 const storeDown = () =>
   new HttpError(503, 'The sign-in limiter is unavailable: the source could not be changed; nothing was done');
 
-/** Whether sign-ins to the organization from this address are refused now (the decision carries the 429). */
+/** What an address that cannot be contained (not an IP literal, so never contained) is told: go on. */
+const NEVER_CONTAINED: LimitDecision = {
+  allowed: true,
+  limit: 1,
+  remaining: 1,
+  resetSeconds: 0,
+  retryAfterSeconds: 0,
+  unavailable: false,
+};
+
+/**
+ * Whether sign-ins to the organization from this address are refused now (the decision carries the 429). The one
+ * check every sign-in path makes, through `createSourceContainmentGate` or, before a factor is verified or a mail
+ * sent, directly. Like every throttle it fails closed: a limiter that cannot answer refuses.
+ */
 export function sourceContainment(limiter: Limiter, source: Source): Promise<LimitDecision> {
+  if (isIP(source.sourceIp) === 0) return Promise.resolve(NEVER_CONTAINED);
   return limiter.peek(SOURCE_CONTAINED, keyOf(source));
+}
+
+/**
+ * The sign-in gate of `contain_source` (Part B 4.9), first of the sign-in module's gates (src/app.ts): every
+ * verified first factor of every method (password, magic link, passkey, social, SSO) and the MFA challenge's
+ * answer end in `finishSignIn`, which runs it before any session or MFA challenge is made; a contained source is
+ * answered 429 with `Retry-After`, and the caller's transaction (the spent link or code with it) rolls back.
+ */
+export function createSourceContainmentGate(deps: { limiter: Limiter }): SignInGate {
+  return async function sourceContainmentGate(_tx, attempt) {
+    const contained = await sourceContainment(deps.limiter, { tenantId: attempt.tenantId, sourceIp: attempt.sourceIp });
+    if (!contained.allowed) throw throttled(contained);
+    return 'pass';
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Limiter, LimitPolicy } from '../../kernel/limits/index.js';
 import type { Mailer } from '../../kernel/mail/index.js';
 import type { PersonalDataRegistry } from '../../kernel/personal-data.js';
+import { sourceContainment } from '../accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import {
   mayUseAccount,
@@ -70,14 +71,17 @@ export function createMagicLinkService(deps: {
    */
   async function mayIssue(emailKey: string, slug: string, ip: string): Promise<boolean> {
     const subject = await transactions.systemRead((q) => signInSubject(q, { tenantSlug: slug, emailKey }));
-    const [byAddress, byIp] = await Promise.all([
+    const [byAddress, byIp, contained] = await Promise.all([
       limiter.consume(
         MAGIC_LINK_PER_ADDRESS,
         subject ? `member:${subject.tenantId}:${subject.userId}` : `unresolved:${slug}:${emailKey}`,
       ),
       limiter.consume(MAGIC_LINK_PER_IP, ip),
+      // A source autonomy contained for this organization (Part B 4.9 contain_source) gets no link, silently like
+      // the budgets: the answer is the same 202 (its redemption is refused by the sign-in gate as well).
+      subject ? sourceContainment(limiter, { tenantId: subject.tenantId, sourceIp: ip }) : undefined,
     ]);
-    return byAddress.allowed && byIp.allowed;
+    return byAddress.allowed && byIp.allowed && (contained?.allowed ?? true);
   }
 
   const mailText = (organization: string, token: string) =>
@@ -183,6 +187,7 @@ export function createMagicLinkService(deps: {
           amr: ['mlink'],
           userAgent: context.userAgent,
           dpopJkt: context.dpopJkt,
+          sourceIp: context.ip,
         });
         return { result, organization: { name: subject.tenantName, slug: subject.tenantSlug } };
       });

@@ -329,6 +329,7 @@ export function createMfaService(deps: {
             amr,
             userAgent: challenge.userAgent ?? context.userAgent,
             dpopJkt,
+            sourceIp: context.ip,
           },
           { multiFactor: true },
         );

@@ -224,6 +224,7 @@ export function createPasskeySignIn(deps: {
             amr: userVerified ? ['webauthn', 'mfa'] : ['webauthn'],
             userAgent: context.userAgent,
             dpopJkt: context.dpopJkt,
+            sourceIp: context.ip,
           },
           { multiFactor: userVerified },
         );

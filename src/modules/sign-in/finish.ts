@@ -23,11 +23,20 @@ export interface FinishOptions {
 }
 
 /**
- * A check between a verified first factor and its session. `pass` lets the sign-in go on; anything else is
- * answered instead of tokens and holds what the person must do next (today: the MFA challenge). Gates are
- * plugged in at wiring time (src/app.ts), so first factors never know which gates exist.
+ * A verified first factor on its way to a session, with the address the sign-in came from (the request's, as
+ * TRUST_PROXY believes it). Required, so no sign-in method can reach a session without naming its source.
  */
-export type SignInGate = (tx: Tx, firstFactor: NewSession, options: FinishOptions) => Promise<'pass' | MfaRequired>;
+export interface SignInAttempt extends NewSession {
+  sourceIp: string;
+}
+
+/**
+ * A check between a verified first factor and its session. `pass` lets the sign-in go on; anything else is
+ * answered instead of tokens and holds what the person must do next (the MFA challenge); a gate may also refuse
+ * by throwing (a contained source: 429). Gates are plugged in at wiring time (src/app.ts), so first factors never
+ * know which gates exist.
+ */
+export type SignInGate = (tx: Tx, attempt: SignInAttempt, options: FinishOptions) => Promise<'pass' | MfaRequired>;
 
 /** The finishing step, as the first factors receive it (`deps.signIn.finishSignIn(tx, …)`). */
 export interface SignIn {
@@ -37,7 +46,7 @@ export interface SignIn {
    * 4.2). Every sign-in method ends here: password, magic link, passkey, social, SSO (OIDC and SAML) and the
    * MFA challenge's answer.
    */
-  finishSignIn(tx: Tx, firstFactor: NewSession, options?: FinishOptions): Promise<SignInResult>;
+  finishSignIn(tx: Tx, attempt: SignInAttempt, options?: FinishOptions): Promise<SignInResult>;
 }
 
 export function createSignIn(deps: {
@@ -48,10 +57,11 @@ export function createSignIn(deps: {
 }): SignIn {
   const { sessions, events, gates } = deps;
   return {
-    async finishSignIn(tx, firstFactor, options = {}) {
+    async finishSignIn(tx, attempt, options = {}) {
+      const { sourceIp: _source, ...firstFactor } = attempt;
       const method = firstFactor.amr[0] ?? 'unknown';
       for (const gate of gates) {
-        const answer = await gate(tx, firstFactor, options);
+        const answer = await gate(tx, attempt, options);
         if (answer !== 'pass') {
           deps.metrics?.signIn(method, 'mfa_required');
           return answer;

@@ -11,6 +11,7 @@ export {
   isMfaRequired,
   type MfaRequired,
   type SignIn,
+  type SignInAttempt,
   type SignInGate,
   type SignInResult,
 } from './finish.js';

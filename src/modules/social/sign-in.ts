@@ -250,6 +250,7 @@ export function createSocialSignIn(deps: SocialDeps, providers: Map<ProviderId, 
           amr: ['social'],
           userAgent: context.userAgent,
           dpopJkt: context.dpopJkt,
+          sourceIp: context.ip,
         });
       });
       if (outcome === 'sso-required') throw forbidden(SSO_REQUIRED);

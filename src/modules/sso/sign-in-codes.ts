@@ -72,6 +72,7 @@ export function createSignInCodes(deps: { transactions: Transactions; clock: Clo
           amr: ['sso'],
           userAgent: context.userAgent,
           dpopJkt: context.dpopJkt,
+          sourceIp: context.ip,
         });
       });
       if (!result) throw unauthorized(INVALID_CODE);
