@@ -1,8 +1,13 @@
 import { screens as account } from './account';
 import { screens as overview } from './overview';
+import { screens as members } from './members';
+import { screens as domains } from './domains';
+import { screens as roles } from './roles';
+import { screens as orgSettings } from './settings';
+import { screens as privacy } from './privacy';
 import type { ScreenDef } from './types';
 
 export type { ScreenDef } from './types';
 
 /** Every screen of the console, one import per area, in navigation order (groups keep first-seen order). */
-export const allScreens: ScreenDef[] = [...overview, ...account];
+export const allScreens: ScreenDef[] = [...overview, ...members, ...domains, ...roles, ...orgSettings, ...privacy, ...account];
