@@ -131,7 +131,8 @@ export function createAuthorizationCodeGrant(deps: {
         // Locked for the exchange: a revocation committing meanwhile waits, then ends the grant it finds.
         const consent = await store.consent(tx, client.tenantId, code.userId, client.clientId, { lock: true });
         const scopes = code.scope.split(' ');
-        if (!consent || !scopes.every((value) => consent.scopes.includes(value))) {
+        // The first-party console asks no consent (migration 0034): the person is using this service itself.
+        if (!client.firstParty && (!consent || !scopes.every((value) => consent.scopes.includes(value)))) {
           return refuse(invalidGrant('The consent for this client was revoked'));
         }
         const grant = await sessions.startGrant(tx, {

@@ -42,6 +42,8 @@ export interface AuthorizationRequest {
   prompt: string[];
   maxAge: number | null;
   loginHint: string | null;
+  /** The organization's own console (migration 0034): the person is signing in to this service, no consent. */
+  firstParty?: boolean;
 }
 
 /** What the authorize endpoint answers: a redirect (to the client, or to a hosted page), never a body. */
@@ -306,6 +308,7 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
         state: params.state ?? null,
         nonce: params.nonce ?? null,
         loginHint: params.login_hint ?? null,
+        firstParty: client.firstParty,
       });
     },
   };
@@ -333,6 +336,7 @@ export function createAuthorizeEndpoint(deps: AuthorizeDeps) {
   }
 
   async function hasCoveringConsent(request: AuthorizationRequest, userId: string): Promise<boolean> {
+    if (request.firstParty) return true;
     const consent = await transactions.tenant(request.tenantId, (tx) =>
       store.consent(tx, request.tenantId, userId, request.clientId),
     );

@@ -119,6 +119,7 @@ export function createClientService(deps: { transactions: Transactions; events: 
           clientId: newClientId(),
           ...registration,
           secretHash: secret === null ? null : sha256Hex(secret),
+          firstParty: false,
           createdAt: now,
           updatedAt: now,
         };

@@ -29,6 +29,10 @@ export interface GrantTokensInput {
  * The token answer of a person's grant (Part A 4.14, 2.9, 2.11): an access token of the grant session carrying
  * the client and scopes, audience the resource when bound, DPoP-bound when a proof came; an ID token only with
  * `openid`; the refresh token when the client may refresh. The event is written in the caller's transaction.
+ *
+ * The first-party console client (migration 0034) is the service's own sign-in in another form: its access
+ * token names no client, so the API accepts it as the person's own token (their permissions, no more), bound to
+ * the grant session, so every revocation that reaches the grant reaches the console.
  */
 export async function issueGrantTokens(
   deps: { accessTokens: AccessTokens; idTokens: IdTokens; events: Events },
@@ -43,8 +47,7 @@ export async function issueGrantTokens(
       sid: input.grantSessionId,
       ep: input.epoch,
       act: 'human',
-      client_id: client.clientId,
-      scope: input.scope,
+      ...(client.firstParty ? {} : { client_id: client.clientId, scope: input.scope }),
       ...(input.dpopJkt ? { cnf: { jkt: input.dpopJkt } } : {}),
     },
     input.resource === null ? {} : { audience: input.resource },

@@ -123,7 +123,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps) {
     purpose: 'end-session',
     lifetimeSeconds: PENDING_LIFETIME_SECONDS,
   });
-  const clients = createClientDirectory({ transactions, authState: deps.authState });
+  const clients = createClientDirectory({ transactions, authState: deps.authState, baseUrl: config.baseUrl });
   const authorizeEndpoint = createAuthorizeEndpoint({ transactions, events, clock, limits, pendingRequests, clients });
   const grantDeps = { transactions, events, clock, accessTokens, idTokens, sessions };
   const tokenEndpoint = createTokenEndpoint({

@@ -38,6 +38,11 @@ export const oauthClients = pgTable(
     scopes: jsonb('scopes').notNull().$type<string[]>(),
     postLogoutRedirectUris: jsonb('post_logout_redirect_uris').notNull().$type<string[]>(),
     backchannelLogoutUri: text('backchannel_logout_uri'),
+    /**
+     * The organization's admin console (migration 0034, docs/console.md): created with the organization, its
+     * URIs are paths resolved against BASE_URL, it needs no consent, and the client API neither lists nor changes it.
+     */
+    firstParty: boolean('first_party').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

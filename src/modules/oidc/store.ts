@@ -14,11 +14,17 @@ export async function insertClient(q: Queryable, row: ClientRow): Promise<void> 
   await q.insert(oauthClients).values(row);
 }
 
+/**
+ * The organization's registered clients: the client API (list, read, change, delete) never sees the first-party
+ * console client (migration 0034), which the installation owns.
+ */
+const registered = (tenantId: string) => and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.firstParty, false));
+
 export async function listClients(q: Queryable, tenantId: string): Promise<ClientRow[]> {
   return q
     .select()
     .from(oauthClients)
-    .where(eq(oauthClients.tenantId, tenantId))
+    .where(registered(tenantId))
     .orderBy(asc(oauthClients.createdAt), asc(oauthClients.clientId));
 }
 
@@ -32,7 +38,7 @@ export async function client(
   const query = q
     .select()
     .from(oauthClients)
-    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)));
+    .where(and(registered(tenantId), eq(oauthClients.clientId, clientId)));
   const [row] = options.forUpdate ? await query.for('update') : await query;
   return row;
 }
@@ -46,7 +52,7 @@ export async function updateClient(
   const [row] = await q
     .update(oauthClients)
     .set(patch)
-    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
+    .where(and(registered(tenantId), eq(oauthClients.clientId, clientId)))
     .returning();
   return row;
 }
@@ -55,7 +61,7 @@ export async function updateClient(
 export async function deleteClient(q: Queryable, tenantId: string, clientId: string): Promise<ClientRow | undefined> {
   const [row] = await q
     .delete(oauthClients)
-    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
+    .where(and(registered(tenantId), eq(oauthClients.clientId, clientId)))
     .returning();
   return row;
 }
