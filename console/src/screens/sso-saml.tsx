@@ -1,0 +1,218 @@
+import { useState } from 'react';
+import { api, useApi } from '../api';
+import { ConfirmButton, ErrorBanner, Field, Form, Loading, Notice, Section } from '../ui';
+import { linesOf, postDocument, when } from '../ui/integrations-kit';
+
+/** docs/saml.md: the organization's SAML identity provider. */
+interface SamlConfig {
+  idp_entity_id: string;
+  sso_url: string;
+  slo_url: string | null;
+  idp_certificates: string[];
+  certificates: { fingerprint_sha256: string; subject: string; not_before: string; not_after: string }[];
+  allowed_domains: string[];
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+interface ServiceProvider {
+  entity_id: string;
+  acs_url: string;
+  slo_url: string;
+  metadata_url: string;
+}
+
+const SAML = '/tenants/sso/saml';
+export const CHANGE_RULE =
+  'Changing single sign-on needs a sign-in with your own password, passkey or magic link (not through SSO) within the last 10 minutes; every change is mailed to all owners.';
+/** PEM blocks (or bare base64 lines separated by blank lines) as the API takes them: one string each. */
+const certificatesOf = (text: string | undefined) => {
+  const pems = (text ?? '').match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  if (pems) return pems;
+  return (text ?? '')
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean);
+};
+
+function ServiceProviderFacts() {
+  const sp = useApi<ServiceProvider>(`${SAML}/sp`);
+  if (sp.loading && !sp.data) return <Loading />;
+  if (sp.error) return <ErrorBanner error={sp.error} />;
+  if (!sp.data) return null;
+  return (
+    <>
+      <h3>Register this service at your identity provider</h3>
+      <dl className="facts">
+        <dt>Entity id</dt>
+        <dd className="wrap-anywhere">{sp.data.entity_id}</dd>
+        <dt>Assertion Consumer Service (HTTP-POST)</dt>
+        <dd className="wrap-anywhere">{sp.data.acs_url}</dd>
+        <dt>Single logout (HTTP-Redirect)</dt>
+        <dd className="wrap-anywhere">{sp.data.slo_url}</dd>
+        <dt>Metadata</dt>
+        <dd className="wrap-anywhere">{sp.data.metadata_url}</dd>
+      </dl>
+    </>
+  );
+}
+
+export function SamlSection(props: { planAllows: boolean }) {
+  const config = useApi<SamlConfig>(SAML);
+  const [mode, setMode] = useState<'view' | 'edit' | 'import'>('view');
+  const [saved, setSaved] = useState<string | undefined>(undefined);
+  const dormant = config.error?.status === 404;
+  const c = config.data && !dormant ? config.data : undefined;
+  const done = (what: string) => {
+    setSaved(what);
+    setMode('view');
+    config.reload();
+  };
+
+  return (
+    <Section
+      title="SAML 2.0"
+      actions={
+        c && (
+          <ConfirmButton
+            label="Remove"
+            ariaLabel="Remove the SAML connection"
+            question="Remove the SAML identity provider? Nobody signs in through it any more."
+            onConfirm={async () => {
+              await api('DELETE', SAML);
+              setMode('view');
+              config.reload();
+            }}
+          />
+        )
+      }
+    >
+      {config.loading && !config.data && !config.error && <Loading />}
+      {config.error && !dormant && <ErrorBanner error={config.error} />}
+      {saved && <Notice>{saved}</Notice>}
+      {(props.planAllows || c) && <ServiceProviderFacts />}
+      {dormant && mode === 'view' && <p>No SAML identity provider is configured.</p>}
+      {c && mode === 'view' && (
+        <dl className="facts">
+          <dt>Identity provider entity id</dt>
+          <dd className="wrap-anywhere" data-testid="saml-entity-id">
+            {c.idp_entity_id}
+          </dd>
+          <dt>Sign-on URL</dt>
+          <dd className="wrap-anywhere">{c.sso_url}</dd>
+          <dt>Logout URL</dt>
+          <dd className="wrap-anywhere">{c.slo_url ?? 'None: single logout is off'}</dd>
+          <dt>Signing certificates</dt>
+          <dd>
+            <ul className="check-list">
+              {c.certificates.map((cert) => (
+                <li key={cert.fingerprint_sha256}>
+                  {cert.subject}, valid {when(cert.not_before)} to {when(cert.not_after)}
+                  <br />
+                  <code className="wrap-anywhere">{cert.fingerprint_sha256}</code>
+                </li>
+              ))}
+            </ul>
+          </dd>
+          <dt>Allowed domains</dt>
+          <dd>{c.allowed_domains.join(', ') || 'Every verified domain'}</dd>
+          <dt>State</dt>
+          <dd>{c.enabled ? 'Enabled' : 'Disabled'}</dd>
+        </dl>
+      )}
+      {props.planAllows && mode === 'view' && (
+        <p className="row-actions">
+          <button type="button" className="button" onClick={() => setMode('import')}>
+            Import metadata
+          </button>
+          <button type="button" className="button" onClick={() => setMode('edit')}>
+            {c ? 'Edit connection' : 'Configure by hand'}
+          </button>
+        </p>
+      )}
+      {props.planAllows && mode === 'import' && (
+        <Form
+          label="Import identity provider metadata"
+          submitLabel="Import"
+          onSubmit={async (values) => {
+            setSaved(undefined);
+            await postDocument(`${SAML}/import-metadata`, values.metadata ?? '', 'application/samlmetadata+xml');
+            done('Metadata imported.');
+          }}
+          secondary={
+            <button type="button" className="button" onClick={() => setMode('view')}>
+              Cancel
+            </button>
+          }
+        >
+          <p className="hint">{CHANGE_RULE}</p>
+          <Field
+            name="metadata"
+            label="Identity provider metadata (XML)"
+            multiline
+            required
+            hint="Paste the SAML 2.0 metadata document; its entity id, sign-on and logout URLs and signing certificates are taken. Allowed domains and state keep their values."
+          />
+        </Form>
+      )}
+      {props.planAllows && mode === 'edit' && (
+        <Form
+          label="SAML identity provider"
+          submitLabel="Save connection"
+          onSubmit={async (values) => {
+            setSaved(undefined);
+            await api('PUT', SAML, {
+              idp_entity_id: values.idp_entity_id,
+              sso_url: values.sso_url,
+              slo_url: values.slo_url?.trim() || null,
+              idp_certificates: certificatesOf(values.idp_certificates),
+              allowed_domains: linesOf(values.allowed_domains),
+              enabled: values.enabled === 'true',
+            });
+            done('Connection saved.');
+          }}
+          secondary={
+            <button type="button" className="button" onClick={() => setMode('view')}>
+              Cancel
+            </button>
+          }
+        >
+          <p className="hint">{CHANGE_RULE}</p>
+          <Field name="idp_entity_id" label="Identity provider entity id" required defaultValue={c?.idp_entity_id} />
+          <Field name="sso_url" label="Sign-on URL (HTTP-Redirect)" type="url" required defaultValue={c?.sso_url} />
+          <Field
+            name="slo_url"
+            label="Logout URL (HTTP-Redirect)"
+            type="url"
+            defaultValue={c?.slo_url ?? ''}
+            hint="Optional; empty turns single logout off."
+          />
+          <Field
+            name="idp_certificates"
+            label="Signing certificates (PEM)"
+            multiline
+            required
+            defaultValue={c?.idp_certificates.join('\n')}
+            hint="One or two during a key rotation (at most 5)."
+          />
+          <Field
+            name="allowed_domains"
+            label="Allowed email domains"
+            multiline
+            defaultValue={c?.allowed_domains.join('\n')}
+            hint="One per line, among the organization's verified domains; empty: every verified domain."
+          />
+          <Field
+            name="enabled"
+            label="State"
+            defaultValue={String(c?.enabled ?? true)}
+            options={[
+              { value: 'true', label: 'Enabled' },
+              { value: 'false', label: 'Disabled' },
+            ]}
+          />
+        </Form>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,110 @@
+import { useId, useRef } from 'react';
+import { ApiError } from '../api';
+import { currentTokens, renew } from '../auth';
+import { useQueryState } from '../router';
+import './integrations-kit.css';
+
+/**
+ * Pieces the integrations screens (API keys, webhooks, OAuth, SSO, SCIM) share and the console's kit lacks:
+ * a group of check boxes (an API's list field), a filter select kept in the URL, list parsing, dates, and a
+ * non-JSON request (SAML metadata is posted as XML, which `api()` does not send).
+ */
+
+export const when = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+/** One value per line (or comma), trimmed, empty ones dropped: how the forms take URI and domain lists. */
+export const linesOf = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(/[\n,]/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** The values of a check-box group as Form collects them (several values of one name joined by new lines). */
+export const checkedOf = (text: string | undefined): string[] => (text ? text.split('\n').filter(Boolean) : []);
+
+/** A fieldset of check boxes named `name`: each checked box adds its value to the form's values. */
+export function ChoiceGroup(props: {
+  name: string;
+  legend: string;
+  choices: { value: string; label?: string; hint?: string }[];
+  checked?: readonly string[];
+  hint?: string;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="choice-group" aria-describedby={props.hint ? `${id}-hint` : undefined}>
+      <legend>{props.legend}</legend>
+      {props.hint && (
+        <p id={`${id}-hint`} className="hint">
+          {props.hint}
+        </p>
+      )}
+      <div className="choices">
+        {props.choices.map((choice) => (
+          <label key={choice.value} className="choice" title={choice.hint}>
+            <input
+              type="checkbox"
+              name={props.name}
+              value={choice.value}
+              defaultChecked={props.checked?.includes(choice.value)}
+            />
+            <span>{choice.label ?? choice.value}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** A select whose value lives in the URL query (`?<param>=`), so a filtered table can be reloaded and linked. */
+export function FilterSelect(props: { param: string; label: string; options: { value: string; label: string }[] }) {
+  const [value, setValue] = useQueryState(props.param);
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} value={value} onChange={(event) => setValue(event.target.value)}>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A text input inside a confirmation question (a revocation's reason): its current value via the ref. */
+export function useQuestionInput() {
+  const ref = useRef<HTMLInputElement>(null);
+  return { ref, value: () => ref.current?.value ?? '' };
+}
+
+/**
+ * POST a document that is not JSON (SAML metadata) to `/api/v1<path>` with the signed-in person's token, renewing
+ * once on 401 as `api()` does; errors are ApiError from the `{"detail"}` answer.
+ */
+export async function postDocument<T>(path: string, body: string, contentType: string): Promise<T> {
+  const send = () =>
+    fetch(`/api/v1${path}`, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json',
+        'content-type': contentType,
+        ...(currentTokens()?.accessToken ? { authorization: `Bearer ${currentTokens()?.accessToken}` } : {}),
+      },
+      body,
+      credentials: 'omit',
+    });
+  let response = await send();
+  if (response.status === 401 && currentTokens()?.refreshToken && (await renew())) response = await send();
+  if (!response.ok) {
+    const answer = (await response.json().catch(() => undefined)) as { detail?: unknown } | undefined;
+    throw new ApiError(
+      response.status,
+      typeof answer?.detail === 'string' ? answer.detail : `${response.status} ${response.statusText}`,
+    );
+  }
+  return (await response.json()) as T;
+}
