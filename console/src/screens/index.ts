@@ -5,9 +5,14 @@ import { screens as domains } from './domains';
 import { screens as roles } from './roles';
 import { screens as orgSettings } from './settings';
 import { screens as privacy } from './privacy';
+import { screens as apiKeys } from './api-keys';
+import { screens as webhooks } from './webhooks';
+import { screens as oauth } from './oauth';
+import { screens as sso } from './sso';
+import { screens as scim } from './scim';
 import type { ScreenDef } from './types';
 
 export type { ScreenDef } from './types';
 
 /** Every screen of the console, one import per area, in navigation order (groups keep first-seen order). */
-export const allScreens: ScreenDef[] = [...overview, ...members, ...domains, ...roles, ...orgSettings, ...privacy, ...account];
+export const allScreens: ScreenDef[] = [...overview, ...members, ...domains, ...roles, ...orgSettings, ...privacy, ...account, ...apiKeys, ...webhooks, ...oauth, ...sso, ...scim];
