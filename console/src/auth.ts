@@ -60,6 +60,22 @@ function discover(): Promise<Discovery> {
 }
 
 export const currentTokens = () => tokens;
+
+/**
+ * The provider's browser session this console was signed in from (the ID token's `sid`, OIDC Front/Back-Channel
+ * Logout): the console's own session is a grant under it, so ending it ends the console too.
+ */
+export function browserSessionId(): string | undefined {
+  const payload = tokens?.idToken?.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const sid = (JSON.parse(json) as { sid?: unknown }).sid;
+    return typeof sid === 'string' ? sid : undefined;
+  } catch {
+    return undefined;
+  }
+}
 export const currentOrganization = () => organization;
 /** The organization last signed in to (a slug, not a credential): prefills the sign-in form. */
 export const rememberedOrganization = () => localStorage.getItem(ORG_KEY) ?? '';

@@ -102,4 +102,128 @@ describe('console foundation', () => {
       await context.close();
     }
   });
+
+  it('overview: plan, seats and entitlements with a chart; the owner invites a member, a member sees no admin action', async () => {
+    const owner = await openConsole(browser, world.svc.url, world.org.owner);
+    try {
+      const { page } = owner;
+      await expect.poll(() => page.getByTestId('plan-name').textContent()).toBe('Free');
+      await expect.poll(() => page.getByTestId('seats').textContent()).toMatch(/^4 of \d+ used$|^4 of Unlimited used$/);
+      await page.getByRole('img', { name: /Active members by role/ }).waitFor();
+      await axeCheck(page, 'overview');
+      await screenshot(page, 'overview');
+
+      await page.getByRole('button', { name: 'Invite a member' }).click();
+      const invitee = `invitee-${Date.now()}@example.com`;
+      await page.getByLabel('Email address').fill(invitee);
+      await page.getByLabel('Role', { exact: true }).selectOption('member');
+      await page.getByRole('button', { name: 'Send invitation' }).click();
+      await page.getByText(`Invitation sent to ${invitee}.`).waitFor();
+      const invites = await request(`${world.svc.url}/api/v1/members/invites`, { token: world.org.owner.token });
+      expect(invites.body.map((i: { email: string }) => i.email)).toContain(invitee);
+    } finally {
+      await owner.context.close();
+    }
+
+    const member = await openConsole(browser, world.svc.url, world.org.member);
+    try {
+      const { page } = member;
+      await expect.poll(() => page.getByTestId('plan-name').textContent()).toBe('Free');
+      expect(await page.getByRole('button', { name: 'Invite a member' }).count()).toBe(0);
+      // No members:read either: the seat count shows the plan's cap only, and no roster chart is asked for.
+      expect(await page.getByRole('img', { name: /Active members by role/ }).count()).toBe(0);
+      await axeCheck(page, 'overview as member');
+    } finally {
+      await member.context.close();
+    }
+  });
+
+  it('my account: profile with a field error, sessions revoked after confirmation', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.admin);
+    try {
+      await page.getByRole('link', { name: 'My account' }).click();
+      await page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
+      // The admin's API sign-in (test set-up) is listed beside this console's own session.
+      const table = page.getByRole('table', { name: 'Your sessions' });
+      await table.getByText('This console').waitFor();
+      await expect.poll(() => table.getByRole('button', { name: /^Revoke session/ }).count()).toBe(1);
+      await axeCheck(page, 'my account');
+      await screenshot(page, 'my-account');
+
+      // A 422 naming a field shows under that field.
+      await page.getByLabel('Full name').fill('x'.repeat(1000));
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText(/^name: must be at most \d+ characters$/).waitFor();
+      expect(await page.getByLabel('Full name').getAttribute('aria-invalid')).toBe('true');
+      await page.getByLabel('Full name').fill('Ada Admin');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText('Profile saved.').waitFor();
+      const profile = await request(`${world.svc.url}/api/v1/me/profile`, { token: world.org.admin.token });
+      expect(profile.body.name).toBe('Ada Admin');
+
+      // Revoke asks first; Cancel changes nothing, confirming ends that session at once.
+      await table.getByRole('button', { name: /^Revoke session/ }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect((await request(`${world.svc.url}/api/v1/me`, { token: world.org.admin.token })).status).toBe(200);
+      await table.getByRole('button', { name: /^Revoke session/ }).click();
+      await dialog.getByRole('button', { name: 'Revoke' }).click();
+      await expect.poll(() => table.getByRole('button', { name: /^Revoke session/ }).count()).toBe(0);
+      expect((await request(`${world.svc.url}/api/v1/me`, { token: world.org.admin.token })).status).toBe(401);
+      await page.getByText('No application holds your consent.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('renews silently by refresh-token rotation before expiry and after the server clock passed it', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.auditor, {
+      beforeLoad: (p) => p.clock.install(),
+    });
+    const grants = tokenRequests(page);
+    try {
+      await page.getByTestId('plan-name').waitFor();
+      // Before expiry: the console's own timer renews a minute ahead of the 15-minute access token.
+      world.svc.clock.advance(minutes(14) + 30_000);
+      await page.clock.fastForward('14:30');
+      await expect.poll(() => grants.filter((body) => body.includes('grant_type=refresh_token')).length).toBe(1);
+      // After expiry by the server's clock (the browser's timer has not fired yet): a 401 renews and retries.
+      world.svc.clock.advance(minutes(16));
+      await page.getByRole('link', { name: 'My account' }).click();
+      await page.getByRole('table', { name: 'Your sessions' }).getByText('This console').waitFor();
+      expect(grants.filter((body) => body.includes('grant_type=refresh_token')).length).toBe(2);
+      const refreshTokens = grants.map((body) => new URLSearchParams(body).get('refresh_token')).filter(Boolean);
+      expect(new Set(refreshTokens).size).toBe(refreshTokens.length);
+      const stored = await storedEverywhere(page);
+      expect(stored.session).toEqual([]);
+      expect(stored.cookie).toBe('');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs out through the end-session endpoint: the console session ends', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
+    const bearer: string[] = [];
+    page.on('request', (r: Request) => {
+      const header = r.headers().authorization;
+      if (header?.startsWith('Bearer ')) bearer.push(header.slice(7));
+    });
+    try {
+      await page.getByRole('link', { name: 'My account' }).click();
+      await page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
+      const token = bearer.at(-1)!;
+      expect((await request(`${world.svc.url}/api/v1/me`, { token })).status).toBe(200);
+      await Promise.all([page.waitForURL(/\/logout\?/), page.getByRole('button', { name: 'Sign out' }).click()]);
+      await Promise.all([page.waitForURL(/\/console\/$/), page.locator('form[action="/logout"] button').click()]);
+      await page.getByLabel('Organization').waitFor();
+      await screenshot(page, 'sign-in');
+      await axeCheck(page, 'sign-in');
+      expect((await request(`${world.svc.url}/api/v1/me`, { token })).status).toBe(401);
+      // The provider's browser session ended too: signing in again goes through the password form.
+      await signInThroughLogin(page, world.org.owner);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, useApi } from '../api';
+import { browserSessionId } from '../auth';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import type { ScreenDef } from './types';
@@ -100,6 +101,8 @@ function ProfileSection() {
 
 function SessionsSection() {
   const sessions = useApi<{ sessions: SessionRow[] }>('/me/sessions');
+  const browserSession = browserSessionId();
+  const ownSession = (row: SessionRow) => row.current || row.session_id === browserSession;
   return (
     <Section title="Sessions">
       <DataTable<SessionRow>
@@ -118,6 +121,7 @@ function SessionsSection() {
               <>
                 {row.application ? row.application.name : 'Sign-in'}
                 {row.current && <span className="badge">This console</span>}
+                {row.session_id === browserSession && <span className="badge">This browser</span>}
               </>
             ),
           },
@@ -128,7 +132,7 @@ function SessionsSection() {
             key: 'actions',
             header: 'Actions',
             render: (row) =>
-              row.current ? (
+              ownSession(row) ? (
                 <span className="muted">Use Sign out</span>
               ) : (
                 <ConfirmButton
