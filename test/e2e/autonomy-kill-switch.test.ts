@@ -137,7 +137,10 @@ describe('autonomy kill switch', () => {
     expect(drill.body.mode).toBe('shadow');
     const revoke = drill.body.classes.find((c: { blast_class: string }) => c.blast_class === 'revoke_access');
     const replay = revoke.triggers.find((t: { rule_id: string }) => t.rule_id === 'refresh-token-replay');
-    expect(replay).toMatchObject({ attacker_trippable: true, would: { manual: 'dry_run', full: 'proposed' } });
+    expect(replay).toMatchObject({
+      attacker_trippable: true,
+      would: { manual: 'dry_run', recommend: 'proposed', graduated: 'proposed' },
+    });
     const owner = await signUpOwner(svc.url);
     expect((await request(api('/autonomy/drill'), { token: owner.token })).status).toBe(403);
 

@@ -1,20 +1,12 @@
-import { addMs, days, hours } from '../../kernel/clock.js';
+import { addMs, days } from '../../kernel/clock.js';
 import type { Tx } from '../../kernel/db/index.js';
 import type { Actor, RaisedDetection } from '../../kernel/events/index.js';
 import { newId } from '../../kernel/ids.js';
-import {
-  actionOf,
-  atMost,
-  CLASS_POLICY,
-  type Level,
-  REVERSAL_WINDOW_DAYS,
-  type ResponseClass,
-  TRIGGERS,
-  triggerOf,
-} from './catalogue.js';
+import { actionOf, type Level, TRIGGERS, triggerOf } from './catalogue.js';
 import type { AutonomyDeps } from './deps.js';
 import { effectOf, targetOfDetection, worldFingerprint } from './effects.js';
 import { GRADUATION_WINDOW_DAYS, graduationOf } from './graduation.js';
+import { decide, type GuardState, guard } from './guards.js';
 import type { KillSwitch } from './kill-switch.js';
 import * as store from './store.js';
 
@@ -23,100 +15,20 @@ import * as store from './store.js';
 // switches and the guards allow; `executing` rows are executed by the worker (SKIP LOCKED) or, right after a
 // person's approval, by that request, through the same `execute`.
 
-export interface Circumstances {
-  executionEnabled: boolean;
-  responseClass: ResponseClass;
-  level: Level;
-  attackerTrippable: boolean;
-  /** The action has an executor and a declared approver permission. */
-  actionable: boolean;
-  /** Why nothing may run unattended now (kill switch, circuit breaker), if anything. */
-  unattendedBlocked: string | null;
-  /** The class's graduation holds (only read at level `graduated`). */
-  graduated: boolean;
-}
-
-export interface Choice {
-  mode: store.Mode;
-  adjudication: 'none' | 'pending' | 'automatic';
-  level: Level;
-  reason: string;
-}
-
-/** Which mode a new decision gets (Part B 2.8, 4.9). Pure: the drill replays it too. */
-export function choose(c: Circumstances): Choice {
-  const level = c.attackerTrippable ? atMost(c.level, 'recommend') : c.level;
-  const cls = c.responseClass;
-  if (!c.executionEnabled) {
-    return {
-      mode: 'shadow',
-      adjudication: 'none',
-      level,
-      reason: `execution is off (AUTONOMY_EXECUTION_ENABLED): recorded what ${cls} at ${level} would have done`,
-    };
-  }
-  if (level === 'manual') {
-    return { mode: 'dry_run', adjudication: 'none', level, reason: `${cls} is at manual: recorded, nothing proposed` };
-  }
-  const proposed = (reason: string): Choice => ({ mode: 'proposed', adjudication: 'pending', level, reason });
-  if (c.attackerTrippable && c.level !== level) {
-    return proposed('the detection can be tripped on purpose by someone else: held at recommend, a person decides');
-  }
-  if (!c.actionable) return proposed('a recommendation: this action has no declared approver permission');
-  if (level === 'recommend') return proposed(`${cls} is at recommend: a person decides`);
-  if (c.unattendedBlocked) return proposed(`held for a person: ${c.unattendedBlocked}`);
-  if (level === 'graduated' && !c.graduated) {
-    return proposed(`${cls} is at graduated but has not graduated yet: a person decides`);
-  }
-  return { mode: 'executing', adjudication: 'automatic', level, reason: `${cls} is at ${level}: runs unattended` };
-}
-
 export function createAutonomyEngine(deps: AutonomyDeps, killSwitch: KillSwitch) {
   const { transactions, events, clock, settings, config } = deps;
   const effectDeps = { events, clock, limiter: deps.limiter, sessions: deps.sessions };
 
-  /** Why nothing of this class may run unattended now, or null. */
-  async function unattendedBlocked(
+  /** The guards' view of an organization's live ledger and switches, in its transaction. */
+  const liveState = (
     tx: Tx,
     tenantId: string,
-    responseClass: string,
     global: Awaited<ReturnType<KillSwitch['globalSwitch']>>,
-  ): Promise<string | null> {
-    const stop = await killSwitch.engagedFor(tx, tenantId, global);
-    if (stop) return `the autonomy kill switch is engaged until ${stop.until}`;
-    const now = clock.now();
-    const reversal = await store.latestReversal(tx, tenantId, responseClass, addMs(now, -days(REVERSAL_WINDOW_DAYS)));
-    if (reversal) {
-      const clean = addMs(reversal, days(REVERSAL_WINDOW_DAYS)).toISOString();
-      return `a reversal on ${reversal.toISOString()} holds ${responseClass} below unattended operation until ${clean}`;
-    }
-    return null;
-  }
-
-  /** The guards every execution passes (Part B 4.9): kill switch, rate and spread caps, and for unattended runs
-   * the reversal circuit breaker. A refusal says why. */
-  async function guard(
-    tx: Tx,
-    row: store.DecisionRow,
-    unattended: boolean,
-    global: Awaited<ReturnType<KillSwitch['globalSwitch']>>,
-  ): Promise<string | null> {
-    const stop = await killSwitch.engagedFor(tx, row.tenantId, global);
-    if (stop) return `the autonomy kill switch is engaged until ${stop.until}`;
-    await store.lockClass(tx, row.tenantId, row.blastClass);
-    const policy = CLASS_POLICY[row.blastClass as ResponseClass];
-    const now = clock.now();
-    const hour = await store.classUse(tx, row.tenantId, row.blastClass, addMs(now, -hours(1)));
-    if (hour.executions >= policy.rateCap) {
-      return `rate cap: ${row.blastClass} executed ${hour.executions} times in the last hour (cap ${policy.rateCap})`;
-    }
-    const day = await store.classUse(tx, row.tenantId, row.blastClass, addMs(now, -hours(24)));
-    if (!day.targets.has(row.targetId) && day.targets.size >= policy.spreadCap) {
-      return `spread cap: ${row.blastClass} reached ${day.targets.size} targets in 24 hours (cap ${policy.spreadCap})`;
-    }
-    if (unattended) return unattendedBlocked(tx, row.tenantId, row.blastClass, undefined);
-    return null;
-  }
+  ): GuardState => ({
+    stop: () => killSwitch.engagedFor(tx, tenantId, global),
+    use: (responseClass, since) => store.classUse(tx, tenantId, responseClass, since),
+    latestReversal: (responseClass, since) => store.latestReversal(tx, tenantId, responseClass, since),
+  });
 
   async function ingest(detection: RaisedDetection): Promise<void> {
     const { tenantId } = detection;
@@ -140,15 +52,18 @@ export function createAutonomyEngine(deps: AutonomyDeps, killSwitch: KillSwitch)
               )
             ).eligible
           : false;
-      const choice = choose({
-        executionEnabled: config.flags.autonomyExecutionEnabled,
-        responseClass: action.responseClass,
-        level,
-        attackerTrippable: trigger.attackerTrippable,
-        actionable: action.approvePermission !== null && effect.execute !== undefined,
-        unattendedBlocked: await unattendedBlocked(tx, tenantId, action.responseClass, global),
-        graduated,
-      });
+      const choice = await decide(
+        liveState(tx, tenantId, global),
+        {
+          executionEnabled: config.flags.autonomyExecutionEnabled,
+          responseClass: action.responseClass,
+          level,
+          attackerTrippable: trigger.attackerTrippable,
+          actionable: action.approvePermission !== null && effect.execute !== undefined,
+          graduated,
+        },
+        clock.now(),
+      );
       const row = await store.insertDecision(tx, {
         id,
         tenantId,
@@ -206,7 +121,9 @@ export function createAutonomyEngine(deps: AutonomyDeps, killSwitch: KillSwitch)
           : { id: row.decidedBy, type: (row.decidedByType ?? 'human') as Actor['type'] };
       const target = { tenantId, targetId: row.targetId, decisionId: row.id };
       const effect = effectOf(row.actionId);
-      let refusal = await guard(tx, row, unattended, global);
+      // One advisory lock per organization and class: the caps are exact under concurrent executions.
+      await store.lockClass(tx, tenantId, row.blastClass);
+      let refusal = (await guard(liveState(tx, tenantId, global), row, unattended, clock.now()))?.reason ?? null;
       if (!refusal && (await worldFingerprint(tx, effectDeps, row.actionId, target)) !== row.worldFingerprint) {
         refusal = `the world changed since the proposal: ${effect.changed}`;
       }

@@ -121,25 +121,46 @@ export const GraduationReport = Type.Object({
   classes: Type.Record(Type.String(), ClassGraduation),
 });
 
+const Outcome = literals(['dry_run', 'proposed', 'executed']);
+const Soak = Type.Object({
+  detections: Type.Integer(),
+  executed: Type.Integer({ description: 'Would have run (unattended) within every guard' }),
+  proposed: Type.Integer({ description: "Would have waited for a person's verdict (held ones included)" }),
+  dry_run: Type.Integer(),
+  held_by: Type.Object(
+    {
+      kill_switch: Type.Integer(),
+      rate_cap: Type.Integer(),
+      spread_cap: Type.Integer(),
+      reversal_breaker: Type.Integer(),
+    },
+    { description: 'Of the proposed, those a guard held back from running unattended, by guard' },
+  ),
+});
 export const DrillReport = Type.Object({
   mode: Type.Literal('shadow'),
   execution_enabled: Type.Boolean(),
   ran_at: Timestamp,
+  tenant_id: Type.String({ format: 'uuid', description: 'The organization whose live guards applied' }),
+  kill_switch: Type.Object({ engaged: Type.Boolean(), until: Nullable(Timestamp) }),
+  detections_per_soak: Type.Integer(),
   classes: Type.Array(
     Type.Object({
       blast_class: BlastClass,
+      levels: Type.Array(literals(LEVELS), { description: 'The levels the class accepts (up to its ceiling)' }),
+      graduated: Type.Boolean(),
+      rate_cap: Type.Integer(),
+      spread_cap: Type.Integer(),
       triggers: Type.Array(
         Type.Object({
           rule_id: Type.String(),
           action_id: Type.String(),
           attacker_trippable: Type.Boolean(),
           effect: Type.String(),
-          would: Type.Record(Type.String(), Mode),
+          would: Type.Record(Type.String(), Outcome, { description: 'Per level: what one detection would do now' }),
         }),
       ),
-      soak: Type.Object({ detections: Type.Integer(), would_execute: Type.Integer(), held_by_caps: Type.Integer() }),
-      rate_cap: Type.Integer(),
-      spread_cap: Type.Integer(),
+      soak: Type.Record(Type.String(), Soak, { description: 'Per level' }),
     }),
   ),
 });

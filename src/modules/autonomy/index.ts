@@ -3,6 +3,7 @@
 
 import { RESPONSE_CLASSES } from './catalogue.js';
 import type { AutonomyDeps } from './deps.js';
+import { createDrill } from './drill.js';
 import { createAutonomyEngine } from './engine.js';
 import { createAutonomyInsight } from './insight.js';
 import { createKillSwitch } from './kill-switch.js';
@@ -21,6 +22,7 @@ export function createAutonomy(deps: AutonomyDeps) {
   const engine = createAutonomyEngine(deps, killSwitch);
   const service = createAutonomyService(deps, engine, killSwitch);
   const insight = createAutonomyInsight(deps);
+  const drill = createDrill(deps, killSwitch);
   deps.settings.tie('autonomy.disabled_until', killSwitch.tie());
   for (const cls of RESPONSE_CLASSES) {
     deps.settings.tie(`autonomy.level_${cls}`, { permission: 'autonomy:manage' });
@@ -33,7 +35,7 @@ export function createAutonomy(deps: AutonomyDeps) {
       deps.logger.error({ err: error, detection_id: detection.id }, 'autonomy: recording a decision failed');
     }
   });
-  return { engine, service, killSwitch, insight };
+  return { engine, service, killSwitch, insight, drill };
 }
 
 export type Autonomy = ReturnType<typeof createAutonomy>;

@@ -1,13 +1,12 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import { addMs, days, hours } from '../../kernel/clock.js';
-import { actionOf, CLASS_POLICY, LEVELS, RESPONSE_CLASSES, type ResponseClass, TRIGGERS } from './catalogue.js';
+import { actionOf, CLASS_POLICY, RESPONSE_CLASSES } from './catalogue.js';
 import type { AutonomyDeps } from './deps.js';
 import { effectOf } from './effects.js';
-import { choose } from './engine.js';
 import { GRADUATION_WINDOW_DAYS, graduationOf } from './graduation.js';
 import * as store from './store.js';
 
-// What the ledger says about itself (Part B 4.9): metrics, graduation, and the platform operator's soak drill.
+// What the ledger says about itself (Part B 4.9): metrics and graduation (the soak drill is drill.ts).
 
 const MODES: store.Mode[] = ['dry_run', 'shadow', 'proposed', 'denied', 'expired', 'executing', 'executed', 'reversed'];
 
@@ -18,7 +17,7 @@ function percentile95(values: number[]): number | null {
 }
 
 export function createAutonomyInsight(deps: AutonomyDeps) {
-  const { transactions, clock, config } = deps;
+  const { transactions, clock } = deps;
 
   return {
     /** `GET /autonomy/metrics`: the caller's organization. */
@@ -81,57 +80,6 @@ export function createAutonomyInsight(deps: AutonomyDeps) {
       return {
         window_days: GRADUATION_WINDOW_DAYS,
         classes: Object.fromEntries(classes.map((cls) => [cls, graduationOf(rows, cls, now)])),
-      };
-    },
-
-    /**
-     * `GET /autonomy/drill` (platform operator): a soak drill. Synthetic detections of every trigger are replayed
-     * through the engine's choice in shadow (nothing recorded, nothing executed): what each level would do, and
-     * how many of a burst of `burst` detections on distinct targets within an hour the caps would let run.
-     */
-    async drill() {
-      const burst = 100;
-      const report = RESPONSE_CLASSES.map((cls: ResponseClass) => {
-        const policy = CLASS_POLICY[cls];
-        const triggers = TRIGGERS.filter((t) => actionOf(t.actionId).responseClass === cls).map((trigger) => {
-          const action = actionOf(trigger.actionId);
-          const actionable = action.approvePermission !== null && effectOf(action.id).execute !== undefined;
-          const byLevel = Object.fromEntries(
-            LEVELS.map((level) => [
-              level,
-              choose({
-                executionEnabled: true,
-                responseClass: cls,
-                level,
-                attackerTrippable: trigger.attackerTrippable,
-                actionable,
-                unattendedBlocked: null,
-                graduated: true,
-              }).mode,
-            ]),
-          );
-          return {
-            rule_id: trigger.ruleId,
-            action_id: trigger.actionId,
-            attacker_trippable: trigger.attackerTrippable,
-            effect: effectOf(action.id).sentence(`<${trigger.target}>`),
-            would: byLevel,
-          };
-        });
-        const allowed = Math.min(burst, policy.rateCap, policy.spreadCap);
-        return {
-          blast_class: cls,
-          triggers,
-          soak: { detections: burst, would_execute: allowed, held_by_caps: burst - allowed },
-          rate_cap: policy.rateCap,
-          spread_cap: policy.spreadCap,
-        };
-      });
-      return {
-        mode: 'shadow' as const,
-        execution_enabled: config.flags.autonomyExecutionEnabled,
-        ran_at: clock.now().toISOString(),
-        classes: report,
       };
     },
   };

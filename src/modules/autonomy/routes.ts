@@ -25,7 +25,7 @@ const common = { tags: ['autonomy'], security: [{ bearer: [] }] };
 type ById = { Params: Static<typeof DecisionParams> };
 
 export function registerAutonomyRoutes(app: FastifyInstance, deps: { autonomy: Autonomy }): void {
-  const { service, killSwitch, insight } = deps.autonomy;
+  const { service, killSwitch, insight, drill } = deps.autonomy;
 
   app.get<{ Querystring: Static<typeof DecisionsQuery> }>(
     `${BASE}/decisions`,
@@ -138,9 +138,11 @@ export function registerAutonomyRoutes(app: FastifyInstance, deps: { autonomy: A
       schema: {
         ...common,
         summary: 'Soak drill (platform operator): synthetic detections replayed in shadow',
+        description:
+          "Synthetic detections of every trigger, 100 per class and level on distinct targets, replayed through the engine's decision rule and live guards (kill switches, rate and spread caps, reversal breaker, graduation) of the operator's organization, in shadow: nothing is recorded or executed. Per class and level: executed, proposed, dry_run, and held_by guard.",
         response: { 200: DrillReport, ...errors(401, 403, 429) },
       },
     },
-    async () => insight.drill(),
+    async (request) => drill.run(principalOf(request)),
   );
 }
