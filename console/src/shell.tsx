@@ -20,10 +20,15 @@ export function Shell(props: { screens: ScreenDef[] }) {
   const current = visible.find((screen) => matches(screen, route.path));
   const exists = props.screens.some((screen) => matches(screen, route.path));
   const main = useRef<HTMLElement>(null);
+  const firstPath = useRef(true);
 
   // Moving between screens puts the focus on the new screen's heading, as a page load would.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
   useEffect(() => {
+    if (firstPath.current) {
+      firstPath.current = false;
+      return;
+    }
     main.current?.querySelector<HTMLElement>('h1')?.focus();
   }, [route.path]);
 
