@@ -99,7 +99,6 @@ function ApprovalQueue() {
       title="Approvals"
       description="Agents' parked actions and content waiting for a person: each approval covers exactly what was asked, once."
     >
-      <QueueAge />
       <Section title="Asks">
         <div className="filters">
           <QueryFilter param="status" label="Status" options={STATUS_OPTIONS} />
@@ -173,6 +172,7 @@ function ApprovalQueue() {
           </nav>
         )}
       </Section>
+      <QueueAge />
     </Page>
   );
 }
