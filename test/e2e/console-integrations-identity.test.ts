@@ -1,0 +1,230 @@
+import { sql } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
+import { axeCheck, type ConsoleWorld, openConsole, screenshot, startConsole } from '../support/console.js';
+import { request } from '../support/http.js';
+import { type SamlIdp, startSamlIdp } from '../support/saml-idp.js';
+
+/**
+ * The console's integrations area (issue 29 item 3), part two: OAuth applications and resources, single sign-on
+ * (OIDC and SAML) and SCIM, driven in Chromium by the organization's owner signed in through /login, with every
+ * outcome checked against the public API. docs/console.md "Integrations".
+ */
+let world: ConsoleWorld;
+let browser: Browser;
+let idp: SamlIdp;
+
+beforeAll(async () => {
+  [world, browser] = await Promise.all([startConsole(), launchBrowser()]);
+  idp = await startSamlIdp({ clock: () => world.svc.clock.now() });
+  // SSO and SCIM are Enterprise features: the plan is set as the operator plane would.
+  await world.svc.deps.database.db.execute(
+    sql`update tenants set plan = 'enterprise' where id = ${world.org.tenantId}`,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await world?.close();
+  await idp?.close();
+});
+
+const api = (path: string) => `${world.svc.url}/api/v1${path}`;
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+const owner = () => world.org.owner.token;
+
+/** Client-side navigation (a reload would drop the tokens the console keeps in memory only). */
+async function go(page: Page, path: string, title: string) {
+  await page.evaluate((target) => {
+    history.pushState(null, '', target);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, `/console${path}`);
+  await expect.poll(() => heading(page).textContent()).toBe(title);
+}
+
+const clientCredentials = (clientId: string, secret: string) =>
+  fetch(api('/oauth/token'), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+    },
+    body: 'grant_type=client_credentials',
+  });
+
+describe('OAuth applications and resources screens', () => {
+  it('registers a confidential client whose secret (shown once) works, refuses a redirect URI next to its field, rotates and deletes', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
+    try {
+      await go(page, '/oauth/clients', 'OAuth applications');
+      await page.getByText('No applications registered yet.').waitFor();
+      await page.getByRole('button', { name: 'Register application' }).click();
+      let form = page.getByRole('form', { name: 'Register an OAuth application' });
+      await form.getByLabel('Type').selectOption('confidential');
+      await form.getByLabel('Name').fill('Reporting');
+      await form.getByLabel('Redirect URIs', { exact: true }).fill('https://reports.example.com/callback');
+      await form.getByRole('checkbox', { name: /Client credentials/ }).check();
+      await form.getByRole('button', { name: 'Register' }).click();
+      const secret = (await page.locator('[data-secret]').textContent())!;
+      const [client] = (await request(api('/oauth/clients'), { token: owner() })).body;
+      expect(client).toMatchObject({
+        name: 'Reporting',
+        client_type: 'confidential',
+        redirect_uris: ['https://reports.example.com/callback'],
+        grant_types: ['authorization_code', 'client_credentials'],
+      });
+      expect((await clientCredentials(client.client_id, secret)).status).toBe(200);
+      await axeCheck(page, 'oauth clients');
+      await screenshot(page, 'oauth-clients');
+
+      await page.getByRole('link', { name: 'Open it' }).click();
+      await expect.poll(() => heading(page).textContent()).toBe('Reporting');
+      form = page.getByRole('form', { name: 'Application registration' });
+      // 422 from the API, shown next to the field it names.
+      await form.getByLabel('Redirect URIs', { exact: true }).fill('http://reports.example.com/callback');
+      await form.getByRole('button', { name: 'Save' }).click();
+      const error = form.locator('.field-invalid .field-error');
+      await expect.poll(() => error.textContent()).toMatch(/^redirect_uris\.0: /);
+      expect(await form.getByLabel('Redirect URIs', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect((await request(api(`/oauth/clients/${client.client_id}`), { token: owner() })).body.redirect_uris).toEqual(
+        ['https://reports.example.com/callback'],
+      );
+      await form
+        .getByLabel('Redirect URIs', { exact: true })
+        .fill('https://reports.example.com/callback\nhttps://reports.example.com/cb2');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Application saved.').waitFor();
+      expect((await request(api(`/oauth/clients/${client.client_id}`), { token: owner() })).body.redirect_uris).toEqual(
+        ['https://reports.example.com/callback', 'https://reports.example.com/cb2'],
+      );
+      await axeCheck(page, 'oauth client');
+      await screenshot(page, 'oauth-client');
+
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+      const rotated = (await page.locator('[data-secret]').textContent())!;
+      expect(rotated).not.toBe(secret);
+      expect((await clientCredentials(client.client_id, secret)).status).toBe(401);
+      expect((await clientCredentials(client.client_id, rotated)).status).toBe(200);
+
+      await page.getByRole('button', { name: 'Delete application' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete application' }).click();
+      await expect.poll(() => heading(page).textContent()).toBe('OAuth applications');
+      expect((await request(api(`/oauth/clients/${client.client_id}`), { token: owner() })).status).toBe(404);
+
+      // A public client has no secret to show.
+      await page.getByRole('button', { name: 'Register application' }).click();
+      form = page.getByRole('form', { name: 'Register an OAuth application' });
+      await form.getByLabel('Type').selectOption('public');
+      await form.getByLabel('Name').fill('Mobile app');
+      await form.getByLabel('Redirect URIs', { exact: true }).fill('com.example.app:/callback');
+      await form.getByRole('button', { name: 'Register' }).click();
+      await page.getByText(/Application Mobile app registered/).waitFor();
+      expect(await page.locator('[data-secret]').count()).toBe(0);
+      const [mobile] = (await request(api('/oauth/clients'), { token: owner() })).body;
+      expect(mobile).toMatchObject({ name: 'Mobile app', client_type: 'public' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('registers a protected resource, refuses a bad identifier next to its field, and disables it', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.admin);
+    try {
+      await go(page, '/oauth/resources', 'OAuth resources');
+      await page.getByText('No resources registered yet.').waitFor();
+      await page.getByRole('button', { name: 'Register resource' }).click();
+      const form = page.getByRole('form', { name: 'Register a protected resource' });
+      await form.getByLabel('Identifier').fill('https://api.example.com/orders#top');
+      await form.getByLabel('Name').fill('Orders API');
+      await form.getByRole('button', { name: 'Register' }).click();
+      await expect.poll(() => form.locator('.field-invalid .field-error').textContent()).toMatch(/^identifier: /);
+      await form.getByLabel('Identifier').fill('https://api.example.com/orders');
+      await form.getByRole('button', { name: 'Register' }).click();
+      await page.getByText('Resource https://api.example.com/orders registered.').waitFor();
+      await page
+        .getByRole('table', { name: 'OAuth resources' })
+        .getByRole('cell', { name: 'Orders API', exact: true })
+        .waitFor();
+      await axeCheck(page, 'oauth resources');
+      await screenshot(page, 'oauth-resources');
+
+      await page.getByRole('button', { name: 'Disable Orders API' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('button', { name: 'Enable Orders API' }).waitFor();
+      expect((await request(api('/oauth/resources'), { token: owner() })).body).toEqual([
+        expect.objectContaining({ identifier: 'https://api.example.com/orders', name: 'Orders API', enabled: false }),
+      ]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('single sign-on and SCIM screens', () => {
+  it('refuses an OIDC issuer next to its field and configures SAML by importing the identity provider’s metadata', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
+    try {
+      await go(page, '/sso', 'Single sign-on');
+      await page.getByText('No OpenID Connect identity provider is configured.').waitFor();
+      await page.getByText('No SAML identity provider is configured.').waitFor();
+      // What to register at the identity provider, before anything is configured.
+      const sp = (await request(api('/tenants/sso/saml/sp'), { token: owner() })).body;
+      await page.getByText(sp.acs_url).waitFor();
+
+      await page.getByRole('button', { name: 'Configure OpenID Connect' }).click();
+      const oidc = page.getByRole('form', { name: 'OpenID Connect identity provider' });
+      await oidc.getByLabel('Issuer').fill('http://idp.example.com');
+      await oidc.getByLabel('Client id').fill('svc-console');
+      await oidc.getByLabel('Client secret').fill('Upstream-Secret-123');
+      await oidc.getByRole('button', { name: 'Save connection' }).click();
+      await expect.poll(() => oidc.locator('.field-invalid .field-error').textContent()).toMatch(/^issuer: /);
+      expect((await request(api('/tenants/sso/oidc'), { token: owner() })).status).toBe(404);
+      await oidc.getByRole('button', { name: 'Cancel' }).click();
+
+      await page.getByRole('button', { name: 'Import metadata' }).click();
+      const importer = page.getByRole('form', { name: 'Import identity provider metadata' });
+      await importer.getByLabel('Identity provider metadata (XML)').fill(idp.metadata());
+      await importer.getByRole('button', { name: 'Import' }).click();
+      await page.getByText('Metadata imported.').waitFor();
+      await expect.poll(() => page.getByTestId('saml-entity-id').textContent()).toBe(idp.entityId);
+      const saml = await request(api('/tenants/sso/saml'), { token: owner() });
+      expect(saml.status).toBe(200);
+      expect(saml.body).toMatchObject({ idp_entity_id: idp.entityId, sso_url: idp.ssoUrl, enabled: true });
+      await axeCheck(page, 'sso');
+      await screenshot(page, 'sso');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('issues a SCIM token shown once that works against the SCIM API, pauses provisioning and revokes the token', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
+    try {
+      await go(page, '/scim', 'SCIM provisioning');
+      await page.getByText('SCIM is not configured: no token exists.').waitFor();
+      await page.getByRole('button', { name: 'Issue a SCIM token' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Issue a SCIM token' }).click();
+      const token = (await page.locator('[data-secret]').textContent())!;
+      const baseUrl = (await page.getByTestId('scim-base-url').textContent())!;
+      const users = await request(`${baseUrl}/Users`, { token });
+      expect(users.status, users.text).toBe(200);
+      await axeCheck(page, 'scim');
+      await screenshot(page, 'scim');
+
+      await page.getByRole('button', { name: 'Pause provisioning' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Pause provisioning' }).click();
+      await expect.poll(() => page.getByTestId('scim-state').textContent()).toMatch(/^Paused/);
+      expect((await request(api('/tenants/scim'), { token: owner() })).body.enabled).toBe(false);
+      expect((await request(`${baseUrl}/Users`, { token })).status).toBe(404);
+
+      await page.getByRole('button', { name: 'Revoke token' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+      await page.getByText('SCIM is not configured: no token exists.').waitFor();
+      expect((await request(api('/tenants/scim'), { token: owner() })).status).toBe(404);
+    } finally {
+      await context.close();
+    }
+  });
+});
