@@ -22,7 +22,7 @@ function CopyButton(props: { value: string; label: string }) {
       <button
         type="button"
         className="button"
-        aria-label={props.label}
+        aria-label={`${copied ? 'Copied' : 'Copy'} ${props.label}`}
         onClick={async () => {
           await navigator.clipboard?.writeText(props.value).catch(() => undefined);
           setCopied(true);
@@ -44,7 +44,7 @@ function TxtRecord(props: { claim: DomainClaim }) {
       <code className="org-record" data-testid={`txt-${props.claim.domain}`}>
         {props.claim.domain}. TXT "{props.claim.txt_record}"
       </code>
-      <CopyButton value={props.claim.txt_record} label={`Copy the TXT record value of ${props.claim.domain}`} />
+      <CopyButton value={props.claim.txt_record} label={`the TXT record value of ${props.claim.domain}`} />
     </div>
   );
 }

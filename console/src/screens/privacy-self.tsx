@@ -107,7 +107,7 @@ function MyPrivacy() {
                       isOpen(row) ? (
                         <ConfirmButton
                           label="Cancel request"
-                          ariaLabel={`Cancel the ${row.request_type} request filed ${when(row.created_at)}`}
+                          ariaLabel={`Cancel request: ${row.request_type}, filed ${when(row.created_at)}`}
                           question="Withdraw this request? It is closed as cancelled."
                           confirmLabel="Withdraw"
                           onConfirm={async () => {

@@ -92,7 +92,13 @@ function Control(props: { record: SettingRecord; id: string; describedBy: string
     'aria-describedby': props.describedBy,
     'aria-invalid': props.invalid ? true : undefined,
   };
-  if (record.type === 'boolean') return <input {...common} type="checkbox" defaultChecked={record.value === true} />;
+  if (record.type === 'boolean')
+    return (
+      <div className="org-check">
+        <input {...common} type="checkbox" defaultChecked={record.value === true} />
+        <label htmlFor={props.id}>On</label>
+      </div>
+    );
   if (record.type === 'integer')
     return (
       <input
