@@ -176,6 +176,9 @@ export const actionOf = (actionId: string): ResponseAction => {
   return action;
 };
 
+/** The detection every change of a class's level raises (Part B 6.3 "autonomy changes"): who let autonomy act. */
+export const LEVEL_CHANGE_DETECTION = 'autonomy-level-changed';
+
 /** The detection every kill-switch change raises (Part B 3, 6.3), like the agents' kill switch. */
 export const KILL_SWITCH_DETECTION = 'autonomy-kill-switch-changed';
 export const OFFERED_HOURS = [1, 8, 24] as const;

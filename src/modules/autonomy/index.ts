@@ -1,7 +1,8 @@
 // Autonomous response (Part B 1.7, 2.8, 4.9): the engine fed by detections, the decisions ledger, its worker,
 // the kill switch, metrics, graduation and the drill. What the app wires.
 
-import { RESPONSE_CLASSES } from './catalogue.js';
+import { newId } from '../../kernel/ids.js';
+import { LEVEL_CHANGE_DETECTION, RESPONSE_CLASSES } from './catalogue.js';
 import type { AutonomyDeps } from './deps.js';
 import { createDrill } from './drill.js';
 import { createAutonomyEngine } from './engine.js';
@@ -25,7 +26,20 @@ export function createAutonomy(deps: AutonomyDeps) {
   const drill = createDrill(deps, killSwitch);
   deps.settings.tie('autonomy.disabled_until', killSwitch.tie());
   for (const cls of RESPONSE_CLASSES) {
-    deps.settings.tie(`autonomy.level_${cls}`, { permission: 'autonomy:manage' });
+    deps.settings.tie(`autonomy.level_${cls}`, {
+      permission: 'autonomy:manage',
+      // Part B 6.3: each autonomy change is a detection (severity high: it widens or narrows what runs alone).
+      async changed(tx, change) {
+        const data = { blast_class: cls, previous: change.previous, level: change.next, by: change.actor };
+        await deps.events.detect(tx, {
+          tenantId: change.tenantId,
+          ruleId: LEVEL_CHANGE_DETECTION,
+          groupKey: `autonomy:level:${newId()}`,
+          severity: 'high',
+          data,
+        });
+      },
+    });
   }
   deps.events.onDetection(async (detection) => {
     try {
