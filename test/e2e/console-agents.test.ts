@@ -12,6 +12,9 @@ import { addMember } from '../support/organizations.js';
 // refused, then works again), revokes, suspends, resumes and rotates; people without the permission see no action,
 // and a refusal the API makes shows its detail.
 
+/** The page's state as it settles: a browser round trip to the API can take seconds on a loaded machine. */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+
 let world: ConsoleWorld;
 let browser: Browser;
 
@@ -57,7 +60,7 @@ describe('console: agents', () => {
     const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
     try {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
-      await expect.poll(() => heading(page)).toBe('Agents');
+      await poll(() => heading(page)).toBe('Agents');
       await page.getByText('No agent is registered yet.').waitFor();
 
       // Register: the answer's credential is shown once.
@@ -80,7 +83,7 @@ describe('console: agents', () => {
 
       // Delegate members:read for 30 days from the owner's own permissions.
       await page.getByRole('link', { name: 'delegate permissions to Roster reporter' }).click();
-      await expect.poll(() => heading(page)).toBe('Roster reporter');
+      await poll(() => heading(page)).toBe('Roster reporter');
       // The credential is not shown again anywhere.
       expect(await page.content()).not.toContain(credential);
       await page.getByRole('checkbox', { name: /^members:read / }).check();
@@ -106,7 +109,7 @@ describe('console: agents', () => {
       // Engage with a reason: the agent's token (already held) is refused on its next call.
       await page.getByLabel('Reason').fill('unexpected writes to the roster');
       await page.getByRole('button', { name: 'Engage the kill switch' }).click();
-      await expect.poll(() => page.getByTestId('kill-switch-state').textContent()).toMatch(/^Engaged/);
+      await poll(() => page.getByTestId('kill-switch-state').textContent()).toMatch(/^Engaged/);
       expect(await page.getByTestId('kill-switch-reason').textContent()).toBe('unexpected writes to the roster');
       const engaged = await agentRecord(agent.agent_id);
       expect(engaged.body.kill_switch).toMatchObject({
@@ -122,7 +125,7 @@ describe('console: agents', () => {
 
       // Release (the owner holds agents:kill): the same token works again.
       await confirm(page, 'Release the kill switch', 'Release');
-      await expect.poll(() => page.getByTestId('kill-switch-state').textContent()).toBe('Off');
+      await poll(() => page.getByTestId('kill-switch-state').textContent()).toBe('Off');
       expect((await agentRecord(agent.agent_id)).body.kill_switch.engaged).toBe(false);
       expect((await rosterAs(token)).status).toBe(200);
 
@@ -136,10 +139,10 @@ describe('console: agents', () => {
 
       // Suspend and resume.
       await confirm(page, 'Suspend', 'Suspend');
-      await expect.poll(() => page.getByTestId('agent-status').textContent()).toBe('suspended');
+      await poll(() => page.getByTestId('agent-status').textContent()).toBe('suspended');
       expect((await mintAgentToken(world.svc, credential)).status).toBe(401);
       await confirm(page, 'Resume', 'Resume');
-      await expect.poll(() => page.getByTestId('agent-status').textContent()).toBe('active');
+      await poll(() => page.getByTestId('agent-status').textContent()).toBe('active');
       expect((await mintAgentToken(world.svc, credential)).status).toBe(200);
 
       // Rotate: the new credential is shown once; the old one stops at once.
@@ -192,7 +195,7 @@ describe('console: agents', () => {
       const page = auditor.page;
       await visit(page, '/console/agents');
       await page.getByRole('table', { name: 'Agents' }).getByRole('link', { name: 'Read-only view' }).click();
-      await expect.poll(() => heading(page)).toBe('Read-only view');
+      await poll(() => heading(page)).toBe('Read-only view');
       expect(await page.getByTestId('kill-switch-reason').textContent()).toBe('held for review');
       await page.getByText('Releasing it needs the permission agents:kill').waitFor();
       for (const name of ['Suspend', 'Retire', 'Rotate credential', 'Release the kill switch', 'Delegate']) {
@@ -204,6 +207,9 @@ describe('console: agents', () => {
       await page.getByRole('table', { name: 'Agents' }).waitFor();
       expect(await page.getByRole('button', { name: 'Register an agent' }).count()).toBe(0);
       await axeCheck(page, 'agents list as an auditor');
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Workload issuers' }).click();
+      await page.getByText('No workload issuer is trusted.').waitFor();
+      expect(await page.getByRole('button', { name: 'Trust an issuer' }).count()).toBe(0);
     } finally {
       await auditor.context.close();
     }
@@ -216,7 +222,7 @@ describe('console: agents', () => {
         await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).count(),
       ).toBe(0);
       await visit(page, '/console/agents');
-      await expect.poll(() => heading(page)).toBe('Not available');
+      await poll(() => heading(page)).toBe('Not available');
     } finally {
       await member.context.close();
     }
@@ -246,6 +252,56 @@ describe('console: agents', () => {
         .waitFor();
       const listed = await request(api('/agents'), { token: world.org.owner.token });
       expect(listed.body.agents.map((a: { name: string }) => a.name)).not.toContain('Too late');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+  it('trusts a workload issuer, binds exact claims to an agent, disables it and removes the binding', async () => {
+    const agent = await registerAgent(world.svc, world.org.owner.token, { name: 'Deploy bot' });
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
+    try {
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Workload issuers' }).click();
+      await poll(() => heading(page)).toBe('Workload issuers');
+      await page.getByText('No workload issuer is trusted.').waitFor();
+      await page.getByRole('button', { name: 'Trust an issuer' }).click();
+      await page.getByLabel('Issuer URL').fill('https://token.actions.githubusercontent.com');
+      await page.getByLabel('Kind').selectOption('github-actions');
+      // An explicit key set: nothing is fetched at registration.
+      await page.getByLabel('Key set URL').fill('https://token.actions.githubusercontent.com/.well-known/jwks');
+      await page.getByLabel('Display name').fill('GitHub Actions');
+      await page.getByRole('button', { name: 'Trust issuer' }).click();
+      await page.getByRole('heading', { name: 'GitHub Actions', level: 2 }).waitFor();
+
+      await page.getByLabel('Agent', { exact: true }).selectOption(agent.agent_id);
+      await page.getByLabel('Claim sub', { exact: false }).first().fill('repo:acme/app:environment:prod');
+      await page.getByLabel('Claim repository_id').fill('123456');
+      await page.getByRole('button', { name: 'Add binding' }).click();
+      await page
+        .getByRole('table', { name: 'Bindings of GitHub Actions' })
+        .getByRole('cell', { name: 'Deploy bot', exact: true })
+        .waitFor();
+      const [issuer] = (await request(api('/agents/issuers'), { token: world.org.owner.token })).body;
+      expect(issuer).toMatchObject({
+        issuer: 'https://token.actions.githubusercontent.com',
+        profile: 'github-actions',
+        enabled: true,
+      });
+      expect(issuer.bindings).toEqual([
+        expect.objectContaining({
+          agent_id: agent.agent_id,
+          claims: { repository_id: '123456', sub: 'repo:acme/app:environment:prod' },
+        }),
+      ]);
+      await axeCheck(page, 'workload issuers');
+      await page.evaluate(() => scrollTo(0, 0));
+      await screenshot(page, 'agent-issuers');
+
+      await confirm(page, 'Disable GitHub Actions', 'Disable');
+      await poll(() => page.getByTestId('issuer-state').textContent()).toBe('Disabled');
+      expect((await request(api('/agents/issuers'), { token: world.org.owner.token })).body[0].enabled).toBe(false);
+      await confirm(page, 'Remove the binding to Deploy bot', 'Remove');
+      await page.getByText('No binding: no token of this issuer is exchanged yet.').waitFor();
+      expect((await request(api('/agents/issuers'), { token: world.org.owner.token })).body[0].bindings).toEqual([]);
     } finally {
       await context.close();
     }

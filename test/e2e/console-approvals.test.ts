@@ -14,6 +14,9 @@ import { addMember } from '../support/organizations.js';
 // and approves it, and the agent's identical retry runs (once); a denial with its reason refuses the retry; content
 // asks share the queue; people who may not decide see no decision, and the API's refusal shows its detail.
 
+/** The page's state as it settles: a browser round trip to the API can take seconds on a loaded machine. */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+
 let world: ConsoleWorld;
 let browser: Browser;
 
@@ -85,24 +88,24 @@ describe('console: approvals', () => {
     const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
     try {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Approvals' }).click();
-      await expect.poll(() => heading(page)).toBe('Approvals');
-      await expect.poll(() => page.getByTestId('pending-count').textContent()).toMatch(/^3 pending asks/);
+      await poll(() => heading(page)).toBe('Approvals');
+      await poll(() => page.getByTestId('pending-count').textContent()).toMatch(/^3 pending asks/);
       await page.getByRole('figure').filter({ hasText: 'Pending asks by age' }).waitFor();
       const table = page.getByRole('table', { name: 'Approval asks' });
-      await expect.poll(() => table.getByRole('link', { name: 'POST /members/domains' }).count()).toBe(2);
+      await poll(() => table.getByRole('link', { name: 'POST /members/domains' }).count()).toBe(2);
       await table.getByRole('link', { name: 'Content: Release notes 2.4' }).waitFor();
       await axeCheck(page, 'approvals queue');
       await screenshot(page, 'approvals');
 
       // The kind filter lives in the URL.
       await page.getByLabel('Kind').selectOption('content');
-      await expect.poll(() => page.url()).toContain('type=content');
-      await expect.poll(() => table.getByRole('link').count()).toBe(1);
+      await poll(() => page.url()).toContain('type=content');
+      await poll(() => table.getByRole('link').count()).toBe(1);
       await page.getByLabel('Kind').selectOption('');
 
       // The bound action in full, then approve with a reason.
       await visit(page, `/console/approvals/${approveId}`);
-      await expect.poll(() => heading(page)).toBe('Approval ask');
+      await poll(() => heading(page)).toBe('Approval ask');
       const ask = (await askOf(approveId)).body;
       expect(await page.getByTestId('ask-call').textContent()).toBe('POST /api/v1/members/domains');
       expect(JSON.parse((await page.getByTestId('ask-body').textContent())!)).toEqual({ domain: wanted });
@@ -114,7 +117,7 @@ describe('console: approvals', () => {
       await page.evaluate(() => scrollTo(0, 0));
       await screenshot(page, 'approval-detail');
       await page.getByRole('button', { name: 'Approve' }).click();
-      await expect.poll(() => page.getByTestId('ask-status').textContent()).toBe('approved');
+      await poll(() => page.getByTestId('ask-status').textContent()).toBe('approved');
       await page.getByText('The ask is approved.').waitFor();
       expect((await askOf(approveId)).body).toMatchObject({
         status: 'approved',
@@ -131,10 +134,10 @@ describe('console: approvals', () => {
 
       // Deny the other with a reason: the agent's retry is refused, naming the denial.
       await visit(page, `/console/approvals/${denyId}`);
-      await expect.poll(() => page.getByTestId('ask-status').textContent()).toBe('pending');
+      await poll(() => page.getByTestId('ask-status').textContent()).toBe('pending');
       await page.getByLabel('Reason').fill('we do not own that domain');
       await page.getByRole('button', { name: 'Deny' }).click();
-      await expect.poll(() => page.getByTestId('ask-status').textContent()).toBe('denied');
+      await poll(() => page.getByTestId('ask-status').textContent()).toBe('denied');
       await page.getByRole('table', { name: 'Decisions on this ask' }).getByText('we do not own that domain').waitFor();
       const refused = await claimDomain(agent.token, unwanted);
       expect(refused.status).toBe(403);
@@ -142,11 +145,11 @@ describe('console: approvals', () => {
 
       // History: the spent approval and the denial, under their own filters.
       await visit(page, '/console/approvals?status=all');
-      await expect.poll(() => table.getByRole('row').count()).toBe(4);
+      await poll(() => table.getByRole('row').count()).toBe(4);
       await page.getByLabel('Status').selectOption('consumed');
-      await expect.poll(() => table.getByRole('link').count()).toBe(1);
+      await poll(() => table.getByRole('link').count()).toBe(1);
       await table.getByRole('link', { name: 'POST /members/domains' }).click();
-      await expect.poll(() => page.getByTestId('ask-status').textContent()).toBe('consumed');
+      await poll(() => page.getByTestId('ask-status').textContent()).toBe('consumed');
       await page.getByText('Used', { exact: true }).waitFor();
     } finally {
       await context.close();
@@ -179,7 +182,7 @@ describe('console: approvals', () => {
     try {
       await op.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Approvals' }).click();
       await visit(op.page, `/console/approvals/${id}`);
-      await expect.poll(() => op.page.getByTestId('cannot-decide').textContent()).toMatch(/members:manage/);
+      await poll(() => op.page.getByTestId('cannot-decide').textContent()).toMatch(/members:manage/);
       expect(await op.page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     } finally {
       await op.context.close();
@@ -192,7 +195,7 @@ describe('console: approvals', () => {
         await member.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Approvals' }).count(),
       ).toBe(0);
       await visit(member.page, '/console/approvals');
-      await expect.poll(() => heading(member.page)).toBe('Not available');
+      await poll(() => heading(member.page)).toBe('Not available');
     } finally {
       await member.context.close();
     }
@@ -201,7 +204,7 @@ describe('console: approvals', () => {
     const admin = await openConsole(browser, world.svc.url, world.org.admin);
     try {
       await visit(admin.page, `/console/approvals/${id}`);
-      await expect.poll(() => admin.page.getByTestId('ask-status').textContent()).toBe('pending');
+      await poll(() => admin.page.getByTestId('ask-status').textContent()).toBe('pending');
       const denied = await request(api(`/approvals/${id}/decide`), {
         token: ownerToken(),
         json: { approve: false, reason: 'not now' },

@@ -5,6 +5,7 @@ import { useSession } from '../session';
 import { ConfirmButton, DataTable, Field, Form, Page, SecretOnce, Section } from '../ui';
 import { type Agent, type MyDelegation, numberOrUndefined, QueryFilter, StateTag, when } from '../ui/agents-kit';
 import { AgentDetailScreen } from './agents-detail';
+import { issuerScreens } from './agents-issuers';
 import type { ScreenDef } from './types';
 
 /** POST /agents answers the record plus its credential, once. */
@@ -222,4 +223,5 @@ function Agents() {
 
 export const screens: ScreenDef[] = [
   { path: '/agents/*', title: 'Agents', group: 'Agents', visible: (s) => s.can('agents:read'), component: Agents },
+  ...issuerScreens,
 ];
