@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
-import { axeCheck, type ConsoleWorld, openConsole, screenshot, startConsole } from '../support/console.js';
+import { axeCheck, type ConsoleWorld, openConsole, startConsole, screenshot as take } from '../support/console.js';
 import { request } from '../support/http.js';
 import { type SamlIdp, startSamlIdp } from '../support/saml-idp.js';
 
@@ -18,10 +18,6 @@ let idp: SamlIdp;
 beforeAll(async () => {
   [world, browser] = await Promise.all([startConsole(), launchBrowser()]);
   idp = await startSamlIdp({ clock: () => world.svc.clock.now() });
-  // SSO and SCIM are Enterprise features: the plan is set as the operator plane would.
-  await world.svc.deps.database.db.execute(
-    sql`update tenants set plan = 'enterprise' where id = ${world.org.tenantId}`,
-  );
 }, 120_000);
 
 afterAll(async () => {
@@ -33,6 +29,12 @@ afterAll(async () => {
 const api = (path: string) => `${world.svc.url}/api/v1${path}`;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const owner = () => world.org.owner.token;
+
+/** Screenshots of a screen from its top (actions scroll the page). */
+async function screenshot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await take(page, name);
+}
 
 /** Client-side navigation (a reload would drop the tokens the console keeps in memory only). */
 async function go(page: Page, path: string, title: string) {
@@ -163,6 +165,31 @@ describe('OAuth applications and resources screens', () => {
 });
 
 describe('single sign-on and SCIM screens', () => {
+  it('offers nothing to configure on a plan without Enterprise SSO or SCIM', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
+    try {
+      await go(page, '/sso', 'Single sign-on');
+      await page.getByText(/plan does not include Enterprise SSO/).waitFor();
+      await page.getByText('No SAML identity provider is configured.').waitFor();
+      for (const name of ['Configure OpenID Connect', 'Import metadata', 'Configure by hand']) {
+        expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+      }
+      // The API refuses what the screen does not offer.
+      const refused = await request(api('/tenants/sso/saml/sp'), { token: owner() });
+      expect(refused.status).toBe(403);
+      await go(page, '/scim', 'SCIM provisioning');
+      await page.getByText(/plan does not include SCIM/).waitFor();
+      expect(await page.getByRole('button', { name: 'Issue a SCIM token' }).count()).toBe(0);
+      expect((await request(api('/tenants/scim/token'), { method: 'POST', token: owner() })).status).toBe(403);
+    } finally {
+      await context.close();
+    }
+    // SSO and SCIM are Enterprise features: the plan is set as the operator plane would.
+    await world.svc.deps.database.db.execute(
+      sql`update tenants set plan = 'enterprise' where id = ${world.org.tenantId}`,
+    );
+  });
+
   it('refuses an OIDC issuer next to its field and configures SAML by importing the identity provider’s metadata', async () => {
     const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
     try {
@@ -194,6 +221,16 @@ describe('single sign-on and SCIM screens', () => {
       expect(saml.body).toMatchObject({ idp_entity_id: idp.entityId, sso_url: idp.ssoUrl, enabled: true });
       await axeCheck(page, 'sso');
       await screenshot(page, 'sso');
+
+      // A change needs a sign-in with one's own factors within 10 minutes: later, the API's refusal is shown.
+      world.svc.clock.advance(11 * 60_000);
+      await page.getByRole('button', { name: 'Remove the SAML connection' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Remove the SAML connection' });
+      await dialog.getByRole('button', { name: 'Remove' }).click();
+      await expect
+        .poll(() => dialog.getByRole('alert').textContent())
+        .toMatch(/within the last 10 minutes: sign in again first.*\(refused by the API: 403\)/);
+      expect((await request(api('/tenants/sso/saml'), { token: owner() })).status).toBe(200);
     } finally {
       await context.close();
     }

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
-import { axeCheck, type ConsoleWorld, openConsole, screenshot, startConsole } from '../support/console.js';
+import { axeCheck, type ConsoleWorld, openConsole, startConsole, screenshot as take } from '../support/console.js';
 import { request } from '../support/http.js';
 import { startWebhookReceiver, TEST_CA_FILE, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -32,6 +32,12 @@ afterAll(async () => {
 
 const api = (path: string) => `${world.svc.url}/api/v1${path}`;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/** Screenshots of a screen from its top (actions scroll the page). */
+async function screenshot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await take(page, name);
+}
 
 /** Client-side navigation (a reload would drop the tokens the console keeps in memory only). */
 async function go(page: Page, path: string, title: string) {

@@ -43,6 +43,7 @@ const BASE = '/tenants/api-keys';
 
 const stateOf = (key: KeyView, now: number) =>
   key.revoked ? 'revoked' : key.expires_at && Date.parse(key.expires_at) <= now ? 'expired' : 'active';
+const STATE_LABELS = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
 
 function CreateKey(props: { onIssued: (key: IssuedKey) => void; onCancel: () => void }) {
   const session = useSession();
@@ -221,7 +222,7 @@ function ApiKeys() {
               render: (row) =>
                 row.revoked
                   ? `Revoked ${when(row.revoked_at)}${row.reason ? `: ${row.reason}` : ''}`
-                  : stateOf(row, now),
+                  : STATE_LABELS[stateOf(row, now)],
             },
             { key: 'expires', header: 'Expires', render: (row) => (row.expires_at ? when(row.expires_at) : 'Never') },
             { key: 'used', header: 'Last used', render: (row) => when(row.last_used_at) },

@@ -92,6 +92,7 @@ export function SamlSection(props: { planAllows: boolean }) {
       {saved && <Notice>{saved}</Notice>}
       {(props.planAllows || c) && <ServiceProviderFacts />}
       {dormant && mode === 'view' && <p>No SAML identity provider is configured.</p>}
+      {c && mode === 'view' && <h3>Your identity provider</h3>}
       {c && mode === 'view' && (
         <dl className="facts">
           <dt>Identity provider entity id</dt>

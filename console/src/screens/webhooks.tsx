@@ -250,7 +250,7 @@ function DeliveryLog(props: { endpointId: string }) {
           {
             key: 'replay',
             header: 'Replay of',
-            render: (row) => (row.replay_of ? <code>{row.replay_of.slice(0, 8)}</code> : '—'),
+            render: (row) => (row.replay_of ? <code title={row.replay_of}>…{row.replay_of.slice(-8)}</code> : '—'),
           },
           {
             key: 'actions',
