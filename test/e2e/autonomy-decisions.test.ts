@@ -273,4 +273,80 @@ describe('autonomy decisions (execution on)', () => {
     expect(minted.status).toBe(200);
     expect((await request(api('/members'), { token: minted.body.access_token })).status).toBe(200);
   });
+  it('refuses a superseded contain_non_human revert with nothing changed, and any non-human reverter', async () => {
+    const owner = await signUpOwner(svc.url);
+    await setLevel(owner.token, 'contain_non_human', 'recommend');
+    const agent = await registerAgent(svc, owner.token);
+    expect((await delegate(svc, owner.token, agent.agent_id, ['members:read'])).status).toBe(201);
+    const refused = await mintAgentToken(svc, agent.credential, {
+      task: { task: 'tidy up', permissions: ['tenant:manage'], budget: 5 },
+    });
+    expect(refused.status).toBe(403);
+    const [proposal] = await decisionsOf(owner.token, '?mode=proposed');
+    const approved = await request(api(`/autonomy/decisions/${proposal!.id}/adjudicate`), {
+      token: owner.token,
+      json: { approve: true },
+    });
+    expect(approved.body, approved.text).toMatchObject({ executed: true });
+
+    // An API key (a service caller) holding every permission the revert needs is refused: people only.
+    const key = await request(api('/tenants/api-keys'), {
+      token: owner.token,
+      json: { label: 'reverter', scopes: ['autonomy:approve', 'agents:kill', 'agents:manage'] },
+    });
+    expect(key.status, key.text).toBe(201);
+    const byKey = await request(api(`/autonomy/decisions/${proposal!.id}/revert`), {
+      token: key.body.key,
+      json: { reason: 'let it go' },
+    });
+    expect(byKey.status, byKey.text).toBe(403);
+
+    // A person released the kill switch by hand since, and engaged it again a moment later: the revert is
+    // superseded (the switch is no longer the one the decision engaged), 409, nothing changed.
+    svc.clock.advance(1000);
+    const released = await request(api(`/agents/${agent.agent_id}/kill-switch`), {
+      token: owner.token,
+      json: { engaged: false },
+    });
+    expect(released.status, released.text).toBe(200);
+    const engagedAgain = await request(api(`/agents/${agent.agent_id}/kill-switch`), {
+      token: owner.token,
+      json: { engaged: true, reason: 'by hand' },
+    });
+    expect(engagedAgain.status, engagedAgain.text).toBe(200);
+    const superseded = await request(api(`/autonomy/decisions/${proposal!.id}/revert`), {
+      token: owner.token,
+      json: { reason: 'false alarm' },
+    });
+    expect(superseded.status, superseded.text).toBe(409);
+    expect(superseded.body.detail).toContain('Superseded');
+    const [after] = (await decisionsOf(owner.token)).filter((d) => d.id === proposal!.id);
+    expect(after).toMatchObject({ mode: 'executed', revertible: true, reverted_at: null });
+    expect((await request(api(`/agents/${agent.agent_id}`), { token: owner.token })).body.kill_switch.engaged).toBe(
+      true,
+    );
+  });
+
+  it('executes nothing on approval once execution is off (a node started without the switch)', async () => {
+    const owner = await signUpOwner(svc.url);
+    await setLevel(owner.token, 'revoke_access', 'recommend');
+    const victim = await addMember(svc, { tenantId: owner.tenantId, slug: owner.slug }, 'member');
+    const session = await login(victim, owner.slug);
+    await replay(session.refresh);
+    const [proposal] = await decisionsOf(owner.token, '?mode=proposed');
+    const laptop = victim.token;
+    svc.deps.config.flags.autonomyExecutionEnabled = false;
+    try {
+      const approved = await request(api(`/autonomy/decisions/${proposal!.id}/adjudicate`), {
+        token: owner.token,
+        json: { approve: true },
+      });
+      expect(approved.status, approved.text).toBe(200);
+      expect(approved.body).toMatchObject({ executed: false, outcome: 'expired', decision: { mode: 'expired' } });
+      expect(approved.body.reason).toContain('AUTONOMY_EXECUTION_ENABLED');
+      expect(await me(laptop)).toBe(200);
+    } finally {
+      svc.deps.config.flags.autonomyExecutionEnabled = true;
+    }
+  });
 });

@@ -123,7 +123,10 @@ export function createAutonomyEngine(deps: AutonomyDeps, killSwitch: KillSwitch)
       const effect = effectOf(row.actionId);
       // One advisory lock per organization and class: the caps are exact under concurrent executions.
       await store.lockClass(tx, tenantId, row.blastClass);
-      let refusal = (await guard(liveState(tx, tenantId, global), row, unattended, clock.now()))?.reason ?? null;
+      // A decision made while execution was on meets a node where it is off: nothing executes (Part B 4.9).
+      let refusal = config.flags.autonomyExecutionEnabled
+        ? ((await guard(liveState(tx, tenantId, global), row, unattended, clock.now()))?.reason ?? null)
+        : 'execution is off (AUTONOMY_EXECUTION_ENABLED): nothing executes';
       if (!refusal && (await worldFingerprint(tx, effectDeps, row.actionId, target)) !== row.worldFingerprint) {
         refusal = `the world changed since the proposal: ${effect.changed}`;
       }
@@ -204,6 +207,8 @@ export function createAutonomyEngine(deps: AutonomyDeps, killSwitch: KillSwitch)
           data: row.data,
         });
       }
+      // With execution off, unattended rows wait (their guards are checked when it is on again).
+      if (!config.flags.autonomyExecutionEnabled) return 0;
       const due = await transactions.system((tx) => store.dueForExecution(tx, limit));
       let executed = 0;
       for (const { tenantId, id } of due) {
