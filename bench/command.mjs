@@ -52,6 +52,8 @@ const settings = {
   runs: positiveInteger('BENCH_COMMAND_RUNS', 200),
   warmupRuns: Number(process.env.BENCH_COMMAND_WARMUP_RUNS ?? 20),
   wideRuns: Number(process.env.BENCH_COMMAND_WIDE_RUNS ?? 20),
+  // Only these requests (comma-separated names, e.g. events_list), for profiling and quick iterations.
+  only: process.env.BENCH_COMMAND_ONLY ? process.env.BENCH_COMMAND_ONLY.split(',') : undefined,
 };
 if (settings.first < 1000 || settings.events <= settings.first) {
   throw new Error('BENCH_COMMAND_FIRST must be at least 1000 and below BENCH_COMMAND_EVENTS');
@@ -610,7 +612,7 @@ async function measureSize(org, orgs, size, first) {
   const out = { requests: {} };
   for (const [name, request] of Object.entries(requests)) {
     const runs = request.target ? settings.runs : settings.wideRuns;
-    if (runs === 0) continue;
+    if (runs === 0 || (settings.only && !settings.only.includes(name))) continue;
     const foreignBefore = await quietBefore(settings, name, [pid]);
     const loadBefore = loadavg()[0];
     log(`${name} at ${size} events: ${runs} sequential rounds of the route, the service in process, its SQL`);
@@ -637,7 +639,7 @@ async function measureSize(org, orgs, size, first) {
     );
   }
   out.plans = {};
-  for (const name of Object.keys(requests)) out.plans[name] = await plans(statements[name]);
+  for (const name of Object.keys(out.requests)) out.plans[name] = await plans(statements[name]);
   const explained = explainedOnly(platformId);
   const explainedStatements = await captureStatements(principal, platformId, explained);
   for (const [name, request] of Object.entries(explained)) {
@@ -707,6 +709,7 @@ async function main() {
   }
   for (const size of sizes) {
     const figures = size.requests.events_list;
+    if (!figures) continue;
     versusSql[size.events] = {
       route_to_sql_p95: figures.route_to_sql_p95,
       target: SQL_TARGET,

@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import { APP_ROLE, type Db, type Queryable, rows, type Tx } from './database.js';
 
 type Hook = () => void | Promise<void>;
@@ -23,7 +25,9 @@ export interface Transactions {
   tenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * `tenant` for reads only: the transaction is read-only (PostgreSQL refuses any write in it), so it cannot change
-   * auth state and skips the barrier check, one statement fewer than `tenant`. For read planes (the Command Center).
+   * auth state: no barrier check and no commit listeners. For read planes (the Command Center). On PostgreSQL it
+   * costs two round trips before its answer (the opening statements as one message, then the reads; the commit
+   * is not waited for), four on the embedded database.
    */
   tenantRead<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
@@ -72,10 +76,80 @@ export interface OpenedBarrier {
   abandon(): void;
 }
 
+/** A tenant id as it may be written into a statement's text: a UUID, nothing else (every tenant id is one). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a read transaction on a node-postgres pool needs of Drizzle's database: its pool, dialect and options. */
+interface PoolSession {
+  client: pg.Pool;
+  dialect: unknown;
+  schema: unknown;
+  options: unknown;
+}
+
+/** Drizzle's session over a node-postgres pool (PostgreSQL); undefined for the embedded database. */
+function poolSessionOf(db: Db): PoolSession | undefined {
+  const session = (db as unknown as { session?: Partial<PoolSession> }).session;
+  return session?.client instanceof pg.Pool ? (session as PoolSession) : undefined;
+}
+
 export function createTransactions(db: Db): Transactions {
   const commitListeners: Array<(tenantIds: ReadonlySet<string>) => void> = [];
   let authStateBarrier: AuthStateBarrier | undefined;
+  const poolSession = poolSessionOf(db);
+
+  /**
+   * `tenantRead` on PostgreSQL in two round trips instead of four, for the read planes' hot paths (the Command
+   * Center's events list costs its SQL plus these): `begin read only` and the two `set_config` go as one
+   * simple-query message (the tenant id, a checked UUID, and the role are written into its text: the simple
+   * protocol takes no parameters), then the reads, and the `commit` is sent without the caller waiting for it.
+   * A read-only transaction has nothing to make durable: what it read is its answer whether or not the commit
+   * comes back, and the connection returns to the pool only once it has (a failed one is discarded). Semantics
+   * are `run(work, tenantId, true)`'s: role, organization and read-only for the whole transaction, savepoints for
+   * nested transactions, afterCommit hooks after the commit (awaited then), no commit listeners (nothing changed).
+   */
+  async function readOnPool<T>(session: PoolSession, tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+    const client = await session.client.connect();
+    const end = (statement: 'commit' | 'rollback') =>
+      client.query(statement).then(
+        () => client.release(),
+        (error: Error) => {
+          client.release(error);
+          throw error;
+        },
+      );
+    const hooks: Hook[] = [];
+    let value: T;
+    try {
+      await client.query(
+        `begin read only; select set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)`,
+      );
+      const nodeSession = new NodePgSession(
+        client,
+        session.dialect as never,
+        session.schema as never,
+        session.options as never,
+      );
+      const tx = new NodePgTransaction(session.dialect as never, nodeSession, session.schema as never) as unknown as Tx;
+      afterCommitHooks.set(tx, hooks);
+      enteredTenants.set(tx, new Set([tenantId]));
+      value = await work(tx);
+    } catch (error) {
+      end('rollback').catch(() => undefined);
+      throw error;
+    }
+    const committed = end('commit');
+    if (hooks.length === 0) {
+      committed.catch(() => undefined);
+      return value;
+    }
+    await committed;
+    await runHooks(hooks);
+    return value;
+  }
+
   async function run<T>(work: (tx: Tx) => Promise<T>, tenantId?: string, readOnly = false): Promise<T> {
+    if (readOnly && tenantId && poolSession && UUID.test(tenantId)) return readOnPool(poolSession, tenantId, work);
     const hooks: Hook[] = [];
     const tenants = new Set<string>();
     let barrier: OpenedBarrier | undefined;
@@ -98,16 +172,12 @@ export function createTransactions(db: Db): Transactions {
       barrier?.abandon();
       throw error;
     }
-    for (const listener of commitListeners) listener(tenants);
+    // A read-only transaction changed nothing: local caches keep what they hold (dropping the organization's
+    // session entries on every read made the next request of the organization read its session again).
+    if (!readOnly) for (const listener of commitListeners) listener(tenants);
     if (changedAuthState) await barrier?.wait();
     else barrier?.abandon();
-    for (const hook of hooks) {
-      try {
-        await hook();
-      } catch {
-        // A failed fan-out never undoes a committed change; the event is stored and can be read again.
-      }
-    }
+    await runHooks(hooks);
     return result;
   }
   async function enterTenant(tx: Tx, tenantId: string): Promise<void> {
@@ -136,6 +206,16 @@ export function createTransactions(db: Db): Transactions {
       commitListeners.push(listener);
     },
   };
+}
+
+async function runHooks(hooks: Hook[]): Promise<void> {
+  for (const hook of hooks) {
+    try {
+      await hook();
+    } catch {
+      // A failed fan-out never undoes a committed change; the event is stored and can be read again.
+    }
+  }
 }
 
 /**
