@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minutes } from '../../src/kernel/clock.js';
@@ -188,7 +189,7 @@ describe('console foundation', () => {
       await page.clock.fastForward('14:30');
       await expect.poll(() => grants.filter((body) => body.includes('grant_type=refresh_token')).length).toBe(1);
       // After expiry by the server's clock (the browser's timer has not fired yet): a 401 renews and retries.
-      world.svc.clock.advance(minutes(16));
+      world.svc.clock.advance(minutes(20));
       await page.getByRole('link', { name: 'My account' }).click();
       await page.getByRole('table', { name: 'Your sessions' }).getByText('This console').waitFor();
       expect(grants.filter((body) => body.includes('grant_type=refresh_token')).length).toBe(2);
@@ -225,5 +226,52 @@ describe('console foundation', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('the first-party console client exists for every organization and stays out of the client API', async () => {
+    const consoleClientId = (slug: string) =>
+      `cl_${createHash('sha256').update(`svc-console:${slug}`).digest('base64url').slice(0, 22)}`;
+    const id = consoleClientId(world.org.slug);
+    // A fresh API sign-in: earlier tests moved the clock past the set-up tokens' life.
+    const login = await request(`${world.svc.url}/api/v1/auth/login`, {
+      json: { email: world.org.owner.email, password: world.org.owner.password, tenant_slug: world.org.slug },
+    });
+    const token = login.body.access_token as string;
+    const list = await request(`${world.svc.url}/api/v1/oauth/clients`, { token });
+    expect(list.status).toBe(200);
+    expect(list.body.map((c: { client_id: string }) => c.client_id)).not.toContain(id);
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const res = await request(`${world.svc.url}/api/v1/oauth/clients/${id}`, {
+        method,
+        token,
+        ...(method === 'PATCH' ? { json: { name: 'Mine now' } } : {}),
+      });
+      expect(res.status, method).toBe(404);
+    }
+    expect(
+      (await request(`${world.svc.url}/api/v1/oauth/clients/${id}/rotate-secret`, { method: 'POST', token })).status,
+    ).toBe(404);
+    // Another organization's console client does not take this organization's people: the authorize request
+    // names its organization, and /login signs in to that one only.
+    const authorize = new URL(`${world.svc.url}/api/v1/oauth/authorize`);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: consoleClientId(world.platform.owner.slug),
+      redirect_uri: `${world.svc.url}/console/callback`,
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state: 's',
+    }).toString();
+    const answer = await fetch(authorize, { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toMatch(/^\/login\?/);
+    // A redirect URI other than BASE_URL/console/callback is refused without a redirect.
+    authorize.searchParams.set('redirect_uri', 'https://evil.example/console/callback');
+    expect((await fetch(authorize, { redirect: 'manual' })).status).toBe(400);
+    // An unknown organization has no console client.
+    authorize.searchParams.set('client_id', consoleClientId('no-such-organization'));
+    authorize.searchParams.set('redirect_uri', `${world.svc.url}/console/callback`);
+    expect((await fetch(authorize, { redirect: 'manual' })).status).toBe(400);
   });
 });

@@ -38,10 +38,11 @@ const client = (token: string, clientId: string, init: { method?: string; json?:
   request(api(`/oauth/clients/${clientId}`), { token, ...init });
 const rotate = (token: string, clientId: string) =>
   request(api(`/oauth/clients/${clientId}/rotate-secret`), { method: 'POST', token });
+// The organization's registered clients: not its first-party console client (migration 0034, docs/console.md).
 const storedClients = (tenantId: string) =>
   rows<{ client_id: string; secret_hash: string | null; redirect_uris: string[] }>(
     db(),
-    sql`select * from oauth_clients where tenant_id = ${tenantId} order by created_at`,
+    sql`select * from oauth_clients where tenant_id = ${tenantId} and not first_party order by created_at`,
   );
 
 describe('OAuth clients', () => {
