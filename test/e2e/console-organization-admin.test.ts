@@ -36,10 +36,10 @@ async function go(page: Page, link: string, title = link) {
 
 /** A console URL opened the way the router does (a reload would drop the in-memory tokens). */
 async function pushUrl(page: Page, path: string) {
-  await page.evaluate((target) => {
-    history.pushState(null, '', target);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
+  // A string, evaluated in the page: the tests' TypeScript has no DOM types.
+  await page.evaluate(
+    `history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`,
+  );
 }
 
 const navLinks = async (page: Page) =>
@@ -93,6 +93,7 @@ describe('console: custom roles', () => {
         description: 'Answers questions about accounts',
         read_only: true,
       });
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'custom-roles');
 
       // While the member holds it, deleting answers 409: shown in the dialog, the role stays.
@@ -156,6 +157,7 @@ describe('console: settings', () => {
       const changes = page.getByRole('table', { name: 'Changes of auth.magic_link_enabled' });
       await changes.getByRole('row').nth(1).waitFor();
       expect(await changes.getByRole('row').nth(1).textContent()).toContain('OnOff');
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'settings');
 
       // Reset to the default drops the override, and the history grows.
@@ -200,6 +202,7 @@ describe('console: privacy requests and retention', () => {
         ).status,
       ).toBe('cancelled');
       await axeCheck(member.page, 'my privacy');
+      await member.page.evaluate('scrollTo(0, 0)');
       await screenshot(member.page, 'my-privacy');
       // A member holds no compliance permission: the organization's privacy screen is not offered.
       expect(await navLinks(member.page)).not.toContain('Privacy and retention');
@@ -262,6 +265,7 @@ describe('console: privacy requests and retention', () => {
       const policies = (await asOwner('/retention')).body.policies as { data_class: string }[];
       expect(policies.find((p) => p.data_class === 'events')).toMatchObject({ retention_days: 30, enabled: true });
       await axeCheck(page, 'privacy');
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'privacy');
     } finally {
       await context.close();

@@ -101,6 +101,7 @@ describe('console: members and invitations', () => {
       expect(joined).toMatchObject({ role: 'member', status: 'active' });
       expect((await asOwner('/members/invites')).body).toEqual([]);
       await axeCheck(page, 'members');
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'members');
 
       // Change the role: the API holds the new role.
@@ -149,6 +150,7 @@ describe('console: members and invitations', () => {
         expect.objectContaining({ email: person.email, role: 'auditor', reissued: true }),
       ]);
       await page.getByRole('row').filter({ hasText: person.email }).getByText('Resent').waitFor();
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'invitations');
 
       await confirm(page, `Revoke the invitation of ${person.email}`, 'Revoke');
@@ -199,6 +201,7 @@ describe('console: verified domains', () => {
       expect((await asOwner('/members/domains')).body[0]).toMatchObject({ domain, verified: true });
       await page.getByRole('row').filter({ hasText: domain }).getByText('Verified').waitFor();
       await axeCheck(page, 'domains');
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'domains');
 
       await confirm(page, `Remove ${domain}`, 'Remove');
