@@ -186,8 +186,8 @@ function SettingRow(props: { record: SettingRecord; onSaved: (record: SettingRec
           )}
         </div>
         <div className="form-actions">
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? 'Saving…' : `Save ${record.key}`}
+          <button type="submit" className="button primary" disabled={busy} aria-label={`Save ${record.key}`}>
+            {busy ? 'Saving…' : 'Save'}
           </button>
           {record.overridden && (
             <button type="button" className="button" disabled={busy} onClick={() => void save(record.default)}>
