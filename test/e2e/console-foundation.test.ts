@@ -37,9 +37,13 @@ async function storedEverywhere(page: Page) {
   return { ...storage, cookies };
 }
 
+/**
+ * Token requests whose answer has arrived: counted on `requestfinished`, not when sent, so a test that moves the
+ * server's clock after seeing a renewal cannot move it under a token the server has not minted yet.
+ */
 const tokenRequests = (page: Page) => {
   const seen: string[] = [];
-  page.on('request', (r: Request) => {
+  page.on('requestfinished', (r: Request) => {
     if (r.url().endsWith('/api/v1/oauth/token') && r.method() === 'POST') seen.push(r.postData() ?? '');
   });
   return seen;
