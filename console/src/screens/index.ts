@@ -2,6 +2,7 @@ import { screens as account } from './account';
 import { screens as agents } from './agents';
 import { screens as apiKeys } from './api-keys';
 import { screens as approvals } from './approvals';
+import { screens as command } from './command';
 import { screens as domains } from './domains';
 import { screens as members } from './members';
 import { screens as oauth } from './oauth';
@@ -27,6 +28,7 @@ export const allScreens: ScreenDef[] = [
   ...account,
   ...agents,
   ...approvals,
+  ...command,
   ...apiKeys,
   ...webhooks,
   ...oauth,
