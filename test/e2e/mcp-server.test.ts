@@ -349,6 +349,64 @@ describe('raw JSON-RPC and the call rules', () => {
   });
 });
 
+describe('one SDK server for every request', () => {
+  it('answers concurrent requests that share a JSON-RPC id each with its own caller and its own id', async () => {
+    const owner = await signUpOwner(svc.url, 'mcp-concurrent');
+    const agents = await Promise.all([0, 1, 2, 3].map(() => agentOf(owner, ['command:read'])));
+    const tokens = await Promise.all(agents.map((agent) => agentAccessToken(svc, agent.credential)));
+    const post = (token: string, id: number | string, method: string, params?: unknown) =>
+      request(api('/mcp'), {
+        token,
+        json: { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) },
+        headers: { accept: 'application/json, text/event-stream' },
+      });
+    // Every client numbers its requests from 1: the same ids in flight at once, from different agents and methods.
+    const calls = Array.from({ length: 48 }, (_, i) => {
+      const who = i % agents.length;
+      const id = i % 3 === 0 ? 'same' : 1;
+      const method = i % 2 === 0 ? 'tools/call' : 'tools/list';
+      const params = method === 'tools/call' ? { name: 'whoami', arguments: {} } : {};
+      return { who, id, method, answer: post(tokens[who]!, id, method, params) };
+    });
+    for (const { who, id, method, answer } of calls) {
+      const res = await answer;
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.id).toBe(id);
+      if (method === 'tools/call') expect(res.body.result.structuredContent.agent_id).toBe(agents[who]!.agentId);
+      else expect(res.body.result.tools).toHaveLength(5);
+    }
+  });
+
+  it('refuses a JSON-RPC batch (none in 2025-06-18), accepts a notification with 202, and refuses a non-message', async () => {
+    const owner = await signUpOwner(svc.url, 'mcp-frames');
+    const agent = await agentOf(owner, []);
+    const token = await agentAccessToken(svc, agent.credential);
+    const post = (json: unknown) =>
+      request(api('/mcp'), { token, json, headers: { accept: 'application/json, text/event-stream' } });
+    const batch = await post([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]);
+    expect(batch.status).toBe(400);
+    expect(batch.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not part of protocol 2025-06-18' },
+    });
+    const note = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(note.status).toBe(202);
+    expect(note.text).toBe('');
+    const cancel = await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    expect(cancel.status).toBe(202);
+    const bad = await post({ jsonrpc: '1.0', id: 3, method: 'ping' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toEqual({ code: -32700, message: 'Parse error: Invalid JSON-RPC message' });
+    const unknown = await post({ jsonrpc: '2.0', id: 4, method: 'resources/list' });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toMatchObject({ id: 4, error: { code: -32601 } });
+  });
+});
+
 describe('governance of tool calls', () => {
   it('denies a tool above the risk ceiling with the same message', async () => {
     const owner = await signUpOwner(svc.url, 'mcp-ceiling');
@@ -360,6 +418,63 @@ describe('governance of tool calls', () => {
       content: [{ text: 'denied: not authorized for this tool' }],
     });
     expect((await call(token, 'list_detections', {})).isError).toBeFalsy();
+    // Judged by governance like the REST route: the refusal is recorded as the agent's, naming the tool.
+    const refusals = await rows<{ actor_type: string; reason: string; route: string }>(
+      db(),
+      sql`select actor_type, data->>'reason' as reason, data->>'route' as route from events
+          where action = 'agent.action_refused' and actor_id = ${agent.agentId}`,
+    );
+    expect(refusals).toEqual([{ actor_type: 'agent', reason: 'risk_ceiling', route: 'mcp:acknowledge_detection' }]);
+  });
+
+  it('denies a tool outside the task scope with the same message, recorded with its detection', async () => {
+    const owner = await signUpOwner(svc.url, 'mcp-scope');
+    const agent = await agentOf(owner, ['command:read', 'manifest:plan']);
+    const token = await agentAccessToken(svc, agent.credential, {
+      task: { task: 'triage', permissions: ['command:read'], budget: 5 },
+    });
+    const manifest = { manifest_version: 1 };
+    expect(await call(token, 'plan_manifest', { manifest })).toMatchObject({
+      isError: true,
+      content: [{ text: 'denied: not authorized for this tool' }],
+    });
+    const refusals = await rows<{ reason: string; route: string }>(
+      db(),
+      sql`select data->>'reason' as reason, data->>'route' as route from events
+          where action = 'agent.action_refused' and actor_id = ${agent.agentId}`,
+    );
+    expect(refusals).toEqual([{ reason: 'task_scope', route: 'mcp:plan_manifest' }]);
+    const raised = await rows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from detections
+          where tenant_id = ${owner.tenantId} and rule_id = 'agent-task-scope-exceeded'`,
+    );
+    expect(raised[0]!.n).toBe(1);
+  });
+
+  it('spends no task-budget unit on a dry run; the real call spends one', async () => {
+    const owner = await signUpOwner(svc.url, 'mcp-dry-budget');
+    const agent = await agentOf(owner, ALL);
+    const token = await agentAccessToken(svc, agent.credential, {
+      task: { task: 'triage', permissions: ALL, budget: 5 },
+    });
+    const id = await detection(owner.tenantId);
+    const whoami = await call(token, 'whoami', {});
+    const taskId = whoami.structuredContent.task.id as string;
+    const remaining = async () =>
+      (await rows<{ remaining: number }>(db(), sql`select remaining from agent_tasks where id = ${taskId}`))[0]!
+        .remaining;
+    expect(await remaining()).toBe(4);
+    const manifest = { manifest_version: 1 };
+    for (let i = 0; i < 3; i++) {
+      const dry = await call(token, 'acknowledge_detection', { id }, { dry_run: true });
+      expect(dry.structuredContent, JSON.stringify(dry)).toMatchObject({ dry_run: true, effect: { would: 'change' } });
+      const plan = await call(token, 'apply_manifest', { manifest }, { dry_run: true });
+      expect(plan.structuredContent, JSON.stringify(plan)).toMatchObject({ dry_run: true });
+    }
+    expect(await remaining()).toBe(4);
+    expect((await call(token, 'list_detections', {})).isError).toBeFalsy();
+    expect(await remaining()).toBe(3);
   });
 
   it('spends the task budget per call and refuses once spent; refused calls are recorded as the agent', async () => {

@@ -62,14 +62,26 @@ export function listed(principal: Principal, tool: Tool): boolean {
 /**
  * The request governance judges for one tool call: the MCP request, seen as the tool's action (so events, parks
  * and approvals name `tools/call` and the tool, and bind to its arguments: ARCHITECTURE.md "One action fingerprint").
+ * A plain object with what governance reads of a request: deriving it from the Fastify request (as its prototype)
+ * turns every request object into a prototype, which V8 then keeps in a slower shape for all of Fastify's code.
  */
 function toolAction(request: FastifyRequest, tool: Tool, args: Record<string, unknown>): FastifyRequest {
-  return Object.create(request, {
-    method: { value: 'tools/call' },
-    routeOptions: { value: { url: `mcp:${tool.name}`, config: request.routeOptions.config } },
-    params: { value: {} },
-    body: { value: args },
-  }) as FastifyRequest;
+  const url = `mcp:${tool.name}`;
+  return {
+    id: request.id,
+    method: 'tools/call',
+    url,
+    routeOptions: { url, config: request.routeOptions.config },
+    params: {},
+    query: {},
+    body: args,
+    headers: request.headers,
+    get ip() {
+      return request.ip;
+    },
+    log: request.log,
+    principal: request.principal,
+  } as unknown as FastifyRequest;
 }
 
 /** A per-call approval is oversight for that call: governance parks it exactly as it parks a supervised agent. */
@@ -78,12 +90,24 @@ function underPerCallApproval(principal: Principal): Principal {
   return { ...principal, attributes: { ...principal.attributes, agent: { ...agent, oversightMode: 'supervised' } } };
 }
 
+/** The principal without its task token's task: governance of a dry run, which spends no budget unit. */
+function withoutTask(principal: Principal): Principal {
+  if (!principal.attributes.task) return principal;
+  const { task: _task, ...attributes } = principal.attributes;
+  return { ...principal, attributes };
+}
+
 export function createToolCalls(deps: McpDeps) {
   const tools = createTools(deps);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
   addFormats.default(ajv);
   const validators = new Map<string, ValidateFunction>(tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+  /** The `tools/list` entries, built once: the tool list is the same for every caller but for what it may reach. */
+  const entries = tools.map((tool) => ({
+    tool,
+    entry: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
+  }));
 
   /** Runs governance for the call; answers a tool error for refusals that are the agent's, rethrows the rest. */
   async function govern(
@@ -119,16 +143,22 @@ export function createToolCalls(deps: McpDeps) {
     tools,
     /** The tools the agent may see in `tools/list`, with their input schemas. */
     list(principal: Principal) {
-      return tools
-        .filter((tool) => listed(principal, tool))
-        .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+      return entries.filter(({ tool }) => listed(principal, tool)).map(({ entry }) => entry);
     },
 
     async call(request: FastifyRequest, principal: Principal, params: CallParams): Promise<CallToolResult | null> {
       const tool = byName.get(params.name);
       if (!tool) return null;
-      if (!reaches(principal, tool)) return toolError(DENIED);
-      const args = structuredClone(params.arguments ?? {});
+      if (!reaches(principal, tool)) {
+        // Governance judges it as it judges the REST route (authority, risk ceiling or task scope refuse, recorded as
+        // `agent.action_refused`, counted towards the breaker, a task-scope detection raised); the answer is the one
+        // message the specification gives a denied tool, whichever check refused first.
+        await govern(request, principal, tool, {}, true);
+        return toolError(DENIED);
+      }
+      // A copy: validation fills in defaults, and the arguments are bound into an approval as they were judged.
+      const given = params.arguments;
+      const args = given && Object.keys(given).length > 0 ? structuredClone(given) : {};
       if ('dry_run' in args) return toolError(DRY_RUN_IN_ARGUMENTS);
       const dryRun = params.dry_run === true;
       if (dryRun && tool.kind === 'read') return toolError(NO_DRY_RUN);
@@ -141,7 +171,13 @@ export function createToolCalls(deps: McpDeps) {
       }
       if (tool.kind === 'write' && !dryRun && !deps.config.flags.agentApprovalsEnabled) return toolError(APPROVALS_OFF);
 
-      const governed = tool.perCallApproval && !dryRun ? underPerCallApproval(principal) : principal;
+      // A dry run spends nothing (Part B 4.4): no approval, and no unit of a task token's budget. Governance judges it
+      // without the task (the task's scope was judged above, in `reaches`), so its budget check has nothing to spend.
+      const governed = dryRun
+        ? withoutTask(principal)
+        : tool.perCallApproval
+          ? underPerCallApproval(principal)
+          : principal;
       const refused = await govern(request, governed, tool, args, dryRun || tool.kind === 'read');
       if (refused) return refused;
       try {

@@ -1,10 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestParamsSchema,
   CallToolRequestSchema,
   ErrorCode,
   InitializeRequestSchema,
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+  type JSONRPCRequest,
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -16,31 +18,104 @@ import { forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import type { AgentState } from '../agents/index.js';
 import { createToolCalls } from './calls.js';
 import type { McpDeps } from './deps.js';
+import { RequestExchange } from './exchange.js';
 import { createMcpThrottles } from './throttles.js';
 
-// The first-party MCP server (Part B 4.4, 9.2): the official SDK in stateless Streamable HTTP mode, one server and
-// one transport per HTTP request, answering JSON (no SSE stream to keep). Before the SDK sees a frame: the
-// throttles (per source host, per organization, per agent; every JSON-RPC message counted), the caller (agents
-// only: 401 without a credential, 403 for people, API keys and service tokens) and the kill switch (403, first of
-// the agent's checks). Governance of each tool call is in calls.ts.
+// The first-party MCP server (Part B 4.4, 9.2): the official SDK's `Server` answering stateless Streamable HTTP,
+// JSON answers only (no SSE stream to keep). One SDK server per process, connected to an in-process transport
+// (exchange.ts) that carries each HTTP request's one JSON-RPC request to it under an id of its own. Before the SDK
+// sees a frame: the throttles (per source host, per organization, per agent; every JSON-RPC message counted), the
+// caller (agents only: 401 without a credential, 403 for people, API keys and service tokens), the kill switch (403,
+// first of the agent's checks), then the HTTP rules of Streamable HTTP the SDK's own transport would apply (protocol
+// version header, one JSON-RPC message per POST, notifications answered 202). Governance of each call: calls.ts.
 
 export const PROTOCOL_VERSION = '2025-06-18';
+export const BATCH_REFUSED = 'Invalid Request: JSON-RPC batches are not part of protocol 2025-06-18';
 const SERVER_INFO = { name: 'svc', version: '1.0.0' };
 const CAPABILITIES = { tools: {} };
-/**
- * One JSON Schema validator for every per-request server: the SDK builds a new Ajv instance for each server
- * otherwise, which cost more than the rest of a `tools/call` (docs/benchmarks.md, MCP).
- */
-const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** `tools/call` params keep the call-level `dry_run` (the SDK's own schema would drop the unknown key). */
 const CallWithDryRun = CallToolRequestSchema.extend({
   params: CallToolRequestParamsSchema.extend({ dry_run: z.boolean().optional() }),
 });
 
+/** What a handler of the shared SDK server needs of the HTTP request it answers. */
+interface CallContext {
+  request: FastifyRequest;
+  principal: Principal;
+  /** A refusal that must be the HTTP answer (a stopped or throttled agent), not a JSON-RPC reply. */
+  http?: unknown;
+}
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * Whether a body is a JSON-RPC request by the SDK's own schema. The common shape (the four keys, an integer or string
+ * id, plain params without `_meta`) is recognised directly, a strictly narrower test than the schema's; anything
+ * else is judged by the schema itself.
+ */
+function isRequest(body: unknown): body is JSONRPCRequest {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const message = body as Record<string, unknown>;
+    const { id, params } = message;
+    const plain =
+      message.jsonrpc === '2.0' &&
+      typeof message.method === 'string' &&
+      (typeof id === 'string' || Number.isSafeInteger(id)) &&
+      (params === undefined ||
+        (typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params))) &&
+      Object.keys(message).every((key) => REQUEST_KEYS.has(key));
+    if (plain) return true;
+  }
+  return isJSONRPCRequest(body);
+}
+
+/** A JSON-RPC error answered before any request reaches the SDK server, as the SDK's transport words it. */
+const rpcError = (reply: FastifyReply, status: number, code: number, message: string) =>
+  reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+/** The process's SDK server and the transport it answers on. */
+function sdkServer(calls: ReturnType<typeof createToolCalls>) {
+  const exchange = new RequestExchange<CallContext>();
+  // One JSON Schema validator: the SDK would otherwise build an Ajv instance per server (it compiles nothing here:
+  // the tools declare no output schema).
+  const server = new Server(SERVER_INFO, {
+    capabilities: CAPABILITIES,
+    jsonSchemaValidator: new AjvJsonSchemaValidator(),
+  });
+  // Protocol 2025-06-18 only: to a client asking for another version the server answers its own (MCP version
+  // negotiation), and the client decides whether to go on. Nothing of the client is kept (stateless).
+  server.removeRequestHandler('initialize');
+  server.setRequestHandler(InitializeRequestSchema, () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: CAPABILITIES,
+    serverInfo: SERVER_INFO,
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, (_list, extra) => ({
+    tools: calls.list(exchange.contextOf(extra.requestId).principal),
+  }));
+  server.setRequestHandler(CallWithDryRun, async (call, extra) => {
+    const context = exchange.contextOf(extra.requestId);
+    try {
+      const result = await calls.call(context.request, context.principal, call.params);
+      if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
+      return result;
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      // A stopped or throttled agent gets the HTTP answer of every REST route, not a JSON-RPC reply.
+      context.http = error;
+      throw new McpError(ErrorCode.InternalError, error.detail);
+    }
+  });
+  return { server, exchange };
+}
+
 export function createMcpServer(deps: McpDeps) {
   const calls = createToolCalls(deps);
   const throttles = createMcpThrottles(deps.limiter);
+  const sdk = sdkServer(calls);
+  // Connecting an in-process transport completes at once; the route is registered after this returns.
+  void sdk.server.connect(sdk.exchange);
 
   /** The caller, resolved by the app's resolvers like the guard does; agents only. */
   async function agentOf(request: FastifyRequest): Promise<Principal> {
@@ -68,32 +143,6 @@ export function createMcpServer(deps: McpDeps) {
     throw forbidden('This agent may not act');
   }
 
-  function sdkServer(request: FastifyRequest, principal: Principal, failures: { http?: unknown }) {
-    const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
-    // Protocol 2025-06-18 only: to a client asking for another version the server answers its own (MCP version
-    // negotiation), and the client decides whether to go on.
-    server.removeRequestHandler('initialize');
-    server.setRequestHandler(InitializeRequestSchema, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: CAPABILITIES,
-      serverInfo: SERVER_INFO,
-    }));
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: calls.list(principal) }));
-    server.setRequestHandler(CallWithDryRun, async (call) => {
-      try {
-        const result = await calls.call(request, principal, call.params);
-        if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
-        return result;
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        // A stopped or throttled agent gets the HTTP answer of every REST route, not a JSON-RPC reply.
-        failures.http = error;
-        throw new McpError(ErrorCode.InternalError, error.detail);
-      }
-    });
-    return server;
-  }
-
   return {
     calls,
     /** What the gateway shares with the server: the caller, the stopped-agent refusal and the throttles. */
@@ -106,42 +155,28 @@ export function createMcpServer(deps: McpDeps) {
       await refuseStopped(request, principal);
       const version = request.headers['mcp-protocol-version'];
       if (version !== undefined && version !== PROTOCOL_VERSION) {
-        return reply.code(400).send({
-          jsonrpc: '2.0',
-          id: null,
-          error: {
-            code: ErrorCode.InvalidRequest,
-            message: `Unsupported protocol version: ${String(version)} (this server speaks ${PROTOCOL_VERSION})`,
-          },
-        });
+        return rpcError(
+          reply,
+          400,
+          ErrorCode.InvalidRequest,
+          `Unsupported protocol version: ${String(version)} (this server speaks ${PROTOCOL_VERSION})`,
+        );
       }
 
-      const failures: { http?: unknown } = {};
-      const server = sdkServer(request, principal, failures);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      try {
-        await server.connect(transport);
-        const headers = new Headers({
-          // Answers are JSON either way: a plain JSON-RPC client need not list the event stream it never gets.
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-        });
-        if (typeof version === 'string') headers.set('mcp-protocol-version', version);
-        const webRequest = new Request(`${deps.config.baseUrl}/api/v1/mcp`, { method: 'POST', headers });
-        const response = await transport.handleRequest(webRequest, { parsedBody: request.body });
-        if (failures.http) throw failures.http;
-        reply.code(response.status);
-        const type = response.headers.get('content-type');
-        if (type) reply.header('content-type', type);
-        const text = await response.text();
-        return reply.send(text || undefined);
-      } finally {
-        await transport.close();
-        await server.close();
+      // Protocol 2025-06-18 has no JSON-RPC batches (2025-03-26 had them); their messages were counted above.
+      if (Array.isArray(request.body)) {
+        return rpcError(reply, 400, ErrorCode.InvalidRequest, BATCH_REFUSED);
       }
+      if (!isRequest(request.body)) {
+        // A notification or a response: nothing to answer, and nothing a stateless server can act on.
+        if (JSONRPCMessageSchema.safeParse(request.body).success) return reply.code(202).send();
+        return rpcError(reply, 400, ErrorCode.ParseError, 'Parse error: Invalid JSON-RPC message');
+      }
+      const context: CallContext = { request, principal };
+      const answer = await sdk.exchange.exchange(request.body, context);
+      if (context.http) throw context.http;
+      // Already JSON: Fastify sends a string with a JSON content type as it is.
+      return reply.code(200).type('application/json').send(JSON.stringify(answer));
     },
   };
 }

@@ -38,11 +38,15 @@ function refuse(decision: LimitDecision): never {
 }
 
 export function createMcpThrottles(limiter: Limiter) {
-  /** Spends `frames` from each budget in order; the first refusal answers 429 with its headers. */
+  /**
+   * Spends `frames` from each budget; any refusal answers 429 with its headers (the tightest budget's headers
+   * otherwise). The budgets are spent together: one round trip to a Redis store (auto-pipelined), and every frame
+   * counts against each of them whichever refuses.
+   */
   async function spend(budgets: Array<[LimitPolicy, string]>, reply: FastifyReply, frames: number) {
+    const decisions = await Promise.all(budgets.map(([policy, key]) => limiter.consume(policy, key, frames)));
     let tightest: LimitDecision | undefined;
-    for (const [policy, key] of budgets) {
-      const decision = await limiter.consume(policy, key, frames);
+    for (const decision of decisions) {
       if (!decision.allowed) refuse(decision);
       if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
     }
