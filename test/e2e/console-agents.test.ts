@@ -41,10 +41,10 @@ async function heading(page: Page) {
  * link inside the console does.
  */
 async function visit(page: Page, path: string) {
-  await page.evaluate((target) => {
-    history.pushState(null, '', target);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
+  // A string, evaluated in the page: the tests are compiled without the DOM's types.
+  await page.evaluate(
+    `history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`,
+  );
 }
 
 /** Confirms the ConfirmButton labelled `label` with its dialog's `confirm` button. */
@@ -120,7 +120,7 @@ describe('console: agents', () => {
       const refused = await rosterAs(token);
       expect(refused.status, refused.text).toBe(403);
       await axeCheck(page, 'agent detail, kill switch engaged');
-      await page.evaluate(() => scrollTo(0, 0));
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'agent-detail');
 
       // Release (the owner holds agents:kill): the same token works again.
@@ -293,7 +293,7 @@ describe('console: agents', () => {
         }),
       ]);
       await axeCheck(page, 'workload issuers');
-      await page.evaluate(() => scrollTo(0, 0));
+      await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'agent-issuers');
 
       await confirm(page, 'Disable GitHub Actions', 'Disable');
