@@ -87,7 +87,7 @@ function Invitations() {
           rowKey={(row) => row.invite_id}
           empty={needle ? 'No pending invitation matches.' : 'No pending invitations.'}
           columns={[
-            { key: 'email', header: 'Email', render: (row) => row.email },
+            { key: 'email', header: 'Email', render: (row) => <span className="org-wrap">{row.email}</span> },
             { key: 'role', header: 'Role', render: (row) => roleName(catalog.data, row.role) },
             {
               key: 'expires',

@@ -150,11 +150,11 @@ function Members() {
               key: 'who',
               header: 'Member',
               render: (row) => (
-                <>
+                <div className="org-wrap">
                   {row.name ?? row.email}
                   {row.name && <div className="muted">{row.email}</div>}
                   {row.user_id === session.me.user_id && <span className="badge">You</span>}
-                </>
+                </div>
               ),
             },
             { key: 'role', header: 'Role', render: (row) => roleName(catalog.data, row.role) },

@@ -124,7 +124,9 @@ function Requests() {
           {
             key: 'subject',
             header: 'Subject',
-            render: (row) => emailOf(row.user_id) ?? <code className="muted">{row.user_id}</code>,
+            render: (row) => (
+              <span className="org-wrap">{emailOf(row.user_id) ?? <code className="muted">{row.user_id}</code>}</span>
+            ),
           },
           {
             key: 'filed',
