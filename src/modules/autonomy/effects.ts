@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import type { Clock } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto/index.js';
 import type { Tx } from '../../kernel/db/index.js';
 import { canonicalJson } from '../../kernel/events/canonical-json.js';
 import type { Actor, Events } from '../../kernel/events/index.js';
+import { isUuid } from '../../kernel/ids.js';
 import type { Limiter } from '../../kernel/limits/index.js';
 import { CONTAINMENT_SECONDS, containSource, releaseSource, sourceContainment } from '../accounts/index.js';
 import { engageKillSwitch, killSwitchStanding, refuseHeldTokens, releaseKillSwitch } from '../agents/index.js';
@@ -207,7 +209,16 @@ export function targetOfDetection(
 ): string | undefined {
   const field = { user: 'user_id', agent: 'agent_id', source: 'source_ip', client: 'client_id' }[kind];
   const value = detection.data[field];
-  if (typeof value === 'string' && value.length > 0 && value.length <= 256) return value;
-  if (kind === 'source' && detection.groupKey.startsWith('source:')) return detection.groupKey.slice(7);
-  return undefined;
+  const candidate =
+    typeof value === 'string' && value.length > 0 && value.length <= 256
+      ? value
+      : kind === 'source' && detection.groupKey.startsWith('source:')
+        ? detection.groupKey.slice(7)
+        : undefined;
+  // A person or an agent is named by its id (a UUID), a source by one address: anything else names no target
+  // (and must not fail the lookups of the world the decision is planned against).
+  if (candidate === undefined) return undefined;
+  if ((kind === 'user' || kind === 'agent') && !isUuid(candidate)) return undefined;
+  if (kind === 'source' && isIP(candidate) === 0) return undefined;
+  return candidate;
 }
