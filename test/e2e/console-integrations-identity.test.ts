@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +9,7 @@ import { launchBrowser } from '../support/browser.js';
 import { axeCheck, type ConsoleWorld, openConsole, startConsole, screenshot as take } from '../support/console.js';
 import { request } from '../support/http.js';
 import { type SamlIdp, startSamlIdp } from '../support/saml-idp.js';
+import { RECEIVER_HOST, TEST_CA_FILE } from '../support/webhook-receiver.js';
 
 /**
  * The console's integrations area (issue 29 item 3), part two: OAuth applications and resources, single sign-on
@@ -14,9 +19,45 @@ import { type SamlIdp, startSamlIdp } from '../support/saml-idp.js';
 let world: ConsoleWorld;
 let browser: Browser;
 let idp: SamlIdp;
+let oidcIdp: Server;
+
+/** A real `oidc-provider` 8 over TLS as https://secure.example.test, reached through the egress test route. */
+const ISSUER = `https://${RECEIVER_HOST}`;
+const CLIENT_ID = 'svc-console-sso';
+const CLIENT_SECRET = 'Upstream-Secret-5c1e9a7b3d2f4e6a8b0c';
+type OidcProvider = new (
+  issuer: string,
+  configuration: { clients: Array<Record<string, unknown>> },
+) => { callback(): (request: IncomingMessage, response: ServerResponse) => void };
+const OIDC_PROVIDER = 'oidc-provider';
+const testdata = new URL('../../src/kernel/net/testdata/', import.meta.url);
 
 beforeAll(async () => {
-  [world, browser] = await Promise.all([startConsole(), launchBrowser()]);
+  const { default: Provider } = (await import(OIDC_PROVIDER)) as { default: OidcProvider };
+  const provider = new Provider(ISSUER, {
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: ['https://app.example.test/callback'],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+  });
+  oidcIdp = createServer(
+    {
+      key: readFileSync(new URL('server-key.pem', testdata)),
+      cert: readFileSync(new URL('server-cert.pem', testdata)),
+    },
+    provider.callback(),
+  );
+  await new Promise<void>((resolve) => oidcIdp.listen(0, '127.0.0.1', resolve));
+  const { port } = oidcIdp.address() as AddressInfo;
+  [world, browser] = await Promise.all([
+    startConsole({ EGRESS_TEST_ROUTES: `${RECEIVER_HOST}=127.0.0.1:${port}`, EGRESS_TEST_CA_FILE: TEST_CA_FILE }),
+    launchBrowser(),
+  ]);
   idp = await startSamlIdp({ clock: () => world.svc.clock.now() });
 }, 120_000);
 
@@ -24,6 +65,7 @@ afterAll(async () => {
   await browser?.close();
   await world?.close();
   await idp?.close();
+  await new Promise((resolve) => oidcIdp?.close(resolve));
 });
 
 const api = (path: string) => `${world.svc.url}/api/v1${path}`;
@@ -32,16 +74,16 @@ const owner = () => world.org.owner.token;
 
 /** Screenshots of a screen from its top (actions scroll the page). */
 async function screenshot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate('window.scrollTo(0, 0)');
   await take(page, name);
 }
 
 /** Client-side navigation (a reload would drop the tokens the console keeps in memory only). */
 async function go(page: Page, path: string, title: string) {
-  await page.evaluate((target) => {
-    history.pushState(null, '', target);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, `/console${path}`);
+  // Evaluated in the page (a string: the server's type check has no DOM library).
+  await page.evaluate(
+    `history.pushState(null, '', ${JSON.stringify(`/console${path}`)}); dispatchEvent(new PopStateEvent('popstate'));`,
+  );
   await expect.poll(() => heading(page).textContent()).toBe(title);
 }
 
@@ -190,25 +232,62 @@ describe('single sign-on and SCIM screens', () => {
     );
   });
 
-  it('refuses an OIDC issuer next to its field and configures SAML by importing the identity provider’s metadata', async () => {
+  it('configures OpenID Connect (an issuer refused at its field first), passes its connection test, requires SSO and stops', async () => {
     const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
     try {
       await go(page, '/sso', 'Single sign-on');
       await page.getByText('No OpenID Connect identity provider is configured.').waitFor();
+      await page.getByRole('button', { name: 'Configure OpenID Connect' }).click();
+      const oidc = page.getByRole('form', { name: 'OpenID Connect identity provider' });
+      await oidc.getByLabel('Issuer').fill('http://idp.example.com');
+      await oidc.getByLabel('Client id').fill(CLIENT_ID);
+      await oidc.getByLabel('Client secret').fill(CLIENT_SECRET);
+      await oidc.getByRole('button', { name: 'Save connection' }).click();
+      await expect.poll(() => oidc.locator('.field-invalid .field-error').textContent()).toMatch(/^issuer: /);
+      expect((await request(api('/tenants/sso/oidc'), { token: owner() })).status).toBe(404);
+      await oidc.getByLabel('Issuer').fill(ISSUER);
+      await oidc.getByRole('button', { name: 'Save connection' }).click();
+      await page.getByText('Connection saved.').waitFor();
+      const saved = await request(api('/tenants/sso/oidc'), { token: owner() });
+      expect(saved.body).toMatchObject({
+        issuer: ISSUER,
+        client_id: CLIENT_ID,
+        client_secret_set: true,
+        last_test: null,
+      });
+
+      // Untested: requiring is not offered (the API would answer 409).
+      await expect.poll(() => page.getByTestId('sso-required').textContent()).toMatch(/^Not required/);
+      expect(await page.getByRole('button', { name: 'Require SSO' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await page.getByText('Connection test passed.').waitFor();
+      await expect.poll(() => page.getByTestId('oidc-last-test').textContent()).toMatch(/^Passed/);
+
+      await page.getByRole('button', { name: 'Require SSO' }).click();
+      await page.getByRole('dialog', { name: 'Require SSO' }).getByRole('button', { name: 'Require SSO' }).click();
+      await expect.poll(() => page.getByTestId('sso-required').textContent()).toMatch(/^Required/);
+      expect((await request(api('/tenants/sso/enforcement'), { token: owner() })).body).toEqual({ required: true });
+
+      await page.getByRole('button', { name: 'Stop requiring SSO' }).click();
+      await page
+        .getByRole('dialog', { name: 'Stop requiring SSO' })
+        .getByRole('button', { name: 'Stop requiring SSO' })
+        .click();
+      await expect.poll(() => page.getByTestId('sso-required').textContent()).toMatch(/^Not required/);
+      expect((await request(api('/tenants/sso/enforcement'), { token: owner() })).body).toEqual({ required: false });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('configures SAML by importing the identity provider’s metadata', async () => {
+    const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
+    try {
+      await go(page, '/sso', 'Single sign-on');
       await page.getByText('No SAML identity provider is configured.').waitFor();
       // What to register at the identity provider, before anything is configured.
       const sp = (await request(api('/tenants/sso/saml/sp'), { token: owner() })).body;
       await page.getByText(sp.acs_url).waitFor();
-
-      await page.getByRole('button', { name: 'Configure OpenID Connect' }).click();
-      const oidc = page.getByRole('form', { name: 'OpenID Connect identity provider' });
-      await oidc.getByLabel('Issuer').fill('http://idp.example.com');
-      await oidc.getByLabel('Client id').fill('svc-console');
-      await oidc.getByLabel('Client secret').fill('Upstream-Secret-123');
-      await oidc.getByRole('button', { name: 'Save connection' }).click();
-      await expect.poll(() => oidc.locator('.field-invalid .field-error').textContent()).toMatch(/^issuer: /);
-      expect((await request(api('/tenants/sso/oidc'), { token: owner() })).status).toBe(404);
-      await oidc.getByRole('button', { name: 'Cancel' }).click();
 
       await page.getByRole('button', { name: 'Import metadata' }).click();
       const importer = page.getByRole('form', { name: 'Import identity provider metadata' });

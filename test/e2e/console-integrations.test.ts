@@ -35,16 +35,16 @@ const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
 /** Screenshots of a screen from its top (actions scroll the page). */
 async function screenshot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate('window.scrollTo(0, 0)');
   await take(page, name);
 }
 
 /** Client-side navigation (a reload would drop the tokens the console keeps in memory only). */
 async function go(page: Page, path: string, title: string) {
-  await page.evaluate((target) => {
-    history.pushState(null, '', target);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, `/console${path}`);
+  // Evaluated in the page (a string: the server's type check has no DOM library).
+  await page.evaluate(
+    `history.pushState(null, '', ${JSON.stringify(`/console${path}`)}); dispatchEvent(new PopStateEvent('popstate'));`,
+  );
   await expect.poll(() => heading(page).textContent()).toBe(title);
 }
 
