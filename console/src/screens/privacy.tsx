@@ -76,7 +76,7 @@ function Requests() {
       <ErrorBanner error={error} />
       {outcome?.data !== null && outcome?.data !== undefined && (
         <div className="banner banner-success" role="status">
-          The export of the {outcome.request.request_type} request is ready.{' '}
+          The personal data for this {outcome.request.request_type} request is ready to send to the requester.{' '}
           <button
             type="button"
             className="button"
