@@ -302,6 +302,10 @@ describe('console: agents', () => {
       await confirm(page, 'Remove the binding to Deploy bot', 'Remove');
       await page.getByText('No binding: no token of this issuer is exchanged yet.').waitFor();
       expect((await request(api('/agents/issuers'), { token: world.org.owner.token })).body[0].bindings).toEqual([]);
+
+      // This deployment runs without AGENT_APPROVALS_ENABLED: the approvals screen says so.
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Approvals' }).click();
+      await page.getByText('Approvals are not enabled on this deployment.').waitFor();
     } finally {
       await context.close();
     }

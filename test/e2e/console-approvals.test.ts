@@ -151,6 +151,13 @@ describe('console: approvals', () => {
       await table.getByRole('link', { name: 'POST /members/domains' }).click();
       await poll(() => page.getByTestId('ask-status').textContent()).toBe('consumed');
       await page.getByText('Used', { exact: true }).waitFor();
+
+      // The agent's page links to its asks, filtered in the address.
+      await page.getByRole('link', { name: 'Domain keeper' }).click();
+      await poll(() => heading(page)).toBe('Domain keeper');
+      await page.getByRole('link', { name: 'Its approval asks' }).click();
+      await poll(() => page.url()).toContain(`agent=${agent.agentId}`);
+      await poll(() => table.getByRole('link').count()).toBe(2);
     } finally {
       await context.close();
     }

@@ -369,6 +369,14 @@ export function AgentDetailScreen(props: { agentId: string }) {
               <dd>{when(agent.retired_at)}</dd>
             </>
           )}
+          {session.can('agents:approvals:read') && (
+            <>
+              <dt>Approvals</dt>
+              <dd>
+                <Link to={`/approvals?status=all&agent=${agent.agent_id}`}>Its approval asks</Link>
+              </dd>
+            </>
+          )}
           <dt>Agent id</dt>
           <dd className="break-anywhere">
             <code className="code-inline">{agent.agent_id}</code>
