@@ -367,7 +367,7 @@ describe('the hosted pages look finished, at 1280 px and 360 px, light and dark'
   );
 
   it(
-    'the onboarding pages: the code, the mailed confirmation and the plan review',
+    'the onboarding pages: the code, the mailed confirmation, the plan review and the passkey step',
     async () => {
       const operator = await bootstrapPlatformOwner(svc);
       const id = suffix();
@@ -410,6 +410,10 @@ describe('the hosted pages look finished, at 1280 px and 360 px, light and dark'
       expect(new URL(page.url()).pathname).toBe('/onboard/verify/review');
       expect(await page.textContent('table')).toContain('support-lead');
       await inspect('onboard-verify-review', page, review);
+      // The passkey step (the onboarding's one script), as the review page links to it.
+      const passkeyStep = await page.goto(`${svc.url}/onboard/verify/passkey`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await inspect('onboard-verify-passkey', page, passkeyStep);
       expect(violations).toEqual([]);
       await context.close();
     },
