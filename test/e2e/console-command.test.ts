@@ -153,6 +153,9 @@ describe('console: Command Center', () => {
       await page.getByLabel('Assignee').selectOption(world.org.admin.userId);
       await page.getByRole('button', { name: 'Save changes' }).click();
       await poll(() => page.getByTestId('incident-status').textContent()).toBe('contained');
+      await poll(() => page.getByTestId('incident-assignee').textContent()).toBe(world.org.admin.email);
+      const gathered = page.getByRole('table', { name: 'Detections gathered' });
+      await poll(() => gathered.getByRole('row').filter({ hasText: 'refresh-token-replay' }).count()).toBe(2);
       const worked = (await asOwner('/command/incidents')).body.incidents[0];
       expect(worked).toMatchObject({
         status: 'contained',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, useApi } from '../api';
 import { navigate, useRoute } from '../router';
 import { useSession } from '../session';
@@ -67,71 +67,92 @@ export function AssigneeField(props: { defaultValue?: string | null }) {
 
 function CreateIncident(props: { detections: Detection[]; onCancel: () => void }) {
   const top = SEVERITIES[Math.max(...props.detections.map((d) => SEVERITIES.indexOf(d.severity)))] ?? 'high';
+  const ref = useFocusFirstField('create');
   return (
-    <Section title="Create an incident">
-      <p>
-        Gathers {props.detections.length} {props.detections.length === 1 ? 'detection' : 'detections'}:{' '}
-        {props.detections.map((d) => d.rule_id).join(', ')}.
-      </p>
-      <Form
-        label="Create an incident"
-        submitLabel="Open the incident"
-        onSubmit={async (values) => {
-          const incident = await api<Incident>('POST', '/command/incidents', {
-            title: values.title,
-            severity: values.severity,
-            description: values.description || undefined,
-            detection_ids: props.detections.map((d) => d.id),
-            assignee: values.assignee || undefined,
-          });
-          navigate(`/command/incidents/${incident.id}`);
-        }}
-        secondary={
-          <button type="button" className="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        }
-      >
-        <Field name="title" label="Title" required autoComplete="off" />
-        <Field name="severity" label="Severity" defaultValue={top} options={options(SEVERITIES, '').slice(1)} />
-        <Field name="description" label="Description" multiline />
-        <AssigneeField />
-      </Form>
-    </Section>
+    <div ref={ref}>
+      <Section title="Create an incident">
+        <p>
+          Gathers {props.detections.length} {props.detections.length === 1 ? 'detection' : 'detections'}:{' '}
+          {props.detections.map((d) => d.rule_id).join(', ')}.
+        </p>
+        <Form
+          label="Create an incident"
+          submitLabel="Open the incident"
+          onSubmit={async (values) => {
+            const incident = await api<Incident>('POST', '/command/incidents', {
+              title: values.title,
+              severity: values.severity,
+              description: values.description || undefined,
+              detection_ids: props.detections.map((d) => d.id),
+              assignee: values.assignee || undefined,
+            });
+            navigate(`/command/incidents/${incident.id}`);
+          }}
+          secondary={
+            <button type="button" className="button" onClick={props.onCancel}>
+              Cancel
+            </button>
+          }
+        >
+          <Field name="title" label="Title" required autoComplete="off" />
+          <Field name="severity" label="Severity" defaultValue={top} options={options(SEVERITIES, '').slice(1)} />
+          <Field name="description" label="Description" multiline />
+          <AssigneeField />
+        </Form>
+      </Section>
+    </div>
   );
+}
+
+/** Brings a form opened from a table row into view, its first field focused. */
+function useFocusFirstField(key: string) {
+  const ref = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refocus when another row opens the form
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'start' });
+    ref.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, [key]);
+  return ref;
 }
 
 function Settle(props: { detection: Detection; onDone: (d: Detection) => void; onCancel: () => void }) {
   const d = props.detection;
+  const ref = useFocusFirstField(d.id);
   return (
-    <Section title={`Settle ${d.rule_id} (${d.group_key})`}>
-      <Form
-        label="Settle the detection"
-        submitLabel="Save"
-        onSubmit={async (values) => {
-          const settled = await api<Detection>('POST', `/command/detections/${encodeURIComponent(d.id)}/acknowledge`, {
-            status: values.status,
-            note: values.note || undefined,
-          });
-          props.onDone(settled);
-        }}
-        secondary={
-          <button type="button" className="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        }
-      >
-        <Field
-          name="status"
-          label="New status"
-          options={[
-            ...(d.status === 'open' ? [{ value: 'acknowledged', label: 'Acknowledged: someone is on it' }] : []),
-            { value: 'resolved', label: 'Resolved: closed' },
-          ]}
-        />
-        <Field name="note" label="Note" multiline hint="What was done or found (at most 2000 characters)." />
-      </Form>
-    </Section>
+    <div ref={ref}>
+      <Section title={`Settle ${d.rule_id} (${d.group_key})`}>
+        <Form
+          label="Settle the detection"
+          submitLabel="Save"
+          onSubmit={async (values) => {
+            const settled = await api<Detection>(
+              'POST',
+              `/command/detections/${encodeURIComponent(d.id)}/acknowledge`,
+              {
+                status: values.status,
+                note: values.note || undefined,
+              },
+            );
+            props.onDone(settled);
+          }}
+          secondary={
+            <button type="button" className="button" onClick={props.onCancel}>
+              Cancel
+            </button>
+          }
+        >
+          <Field
+            name="status"
+            label="New status"
+            options={[
+              ...(d.status === 'open' ? [{ value: 'acknowledged', label: 'Acknowledged: someone is on it' }] : []),
+              { value: 'resolved', label: 'Resolved: closed' },
+            ]}
+          />
+          <Field name="note" label="Note" multiline hint="What was done or found (at most 2000 characters)." />
+        </Form>
+      </Section>
+    </div>
   );
 }
 

@@ -4,6 +4,7 @@ import { Link, useRoute } from '../router';
 import { useSession } from '../session';
 import { BarChart, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import {
+  type Detection,
   INCIDENT_MOVES,
   type Incident,
   type IncidentStatus,
@@ -149,6 +150,11 @@ function IncidentDetail(props: { id: string }) {
   const list = useApi<{ incidents: Incident[] }>('/command/incidents', { limit: 1000 });
   const [saved, setSaved] = useState<Incident | undefined>(undefined);
   const [version, setVersion] = useState(0);
+  const detections = useApi<{ detections: Detection[] }>('/command/detections', { limit: 1000 });
+  const members = useApi<{ user_id: string; email: string }[]>(session.can('members:read') ? '/members' : null, {
+    limit: 500,
+  });
+  const person = (id: string | null) => (id ? (members.data?.find((m) => m.user_id === id)?.email ?? id) : 'Nobody');
   const incident = saved ?? list.data?.incidents.find((i) => i.id === props.id);
   if (list.error) return <ErrorBanner error={list.error} />;
   if (!list.data) return <Loading />;
@@ -179,7 +185,7 @@ function IncidentDetail(props: { id: string }) {
           </div>
           <div className="fact">
             <dt>Assignee</dt>
-            <dd className="cc-mono">{incident.assignee ?? 'Nobody'}</dd>
+            <dd data-testid="incident-assignee">{person(incident.assignee)}</dd>
           </div>
           <div className="fact">
             <dt>Opened</dt>
@@ -213,17 +219,35 @@ function IncidentDetail(props: { id: string }) {
         )}
       </Section>
       <Section title="Detections gathered">
-        {incident.detection_ids.length === 0 ? (
-          <p>No detection is linked.</p>
-        ) : (
-          <ul data-testid="incident-detections">
-            {incident.detection_ids.map((id) => (
-              <li key={id} className="cc-mono">
-                {id}
-              </li>
-            ))}
-          </ul>
-        )}
+        <DataTable<{ id: string; detection: Detection | undefined }>
+          caption="Detections gathered"
+          pageParam="detections_page"
+          rows={incident.detection_ids.map((id) => ({
+            id,
+            detection: detections.data?.detections.find((d) => d.id === id),
+          }))}
+          rowKey={(row) => row.id}
+          empty="No detection is linked."
+          columns={[
+            {
+              key: 'rule',
+              header: 'Rule',
+              render: (row) =>
+                row.detection ? <code>{row.detection.rule_id}</code> : <span className="cc-mono">{row.id}</span>,
+            },
+            {
+              key: 'group',
+              header: 'Group',
+              render: (row) => <span className="cc-mono">{row.detection?.group_key ?? ''}</span>,
+            },
+            {
+              key: 'status',
+              header: 'Status',
+              render: (row) => row.detection && <Pill value={row.detection.status} />,
+            },
+            { key: 'last', header: 'Last seen', render: (row) => when(row.detection?.last_seen) },
+          ]}
+        />
       </Section>
       {canOperate && (
         <WorkIncident
