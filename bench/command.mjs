@@ -401,9 +401,9 @@ async function captureStatements(principal, platformId, requests) {
 }
 
 /**
- * The same services in this process over the kernel's own transactions (dist/kernel/db) on one connection, with an
- * auth-state barrier registered as the service registers one on PostgreSQL: each call is a route without HTTP, the
- * principal's resolution and the response's serialization.
+ * The same services in this process over the kernel's own transactions (dist/kernel/db) on a pool of two
+ * connections, with an auth-state barrier registered as the service registers one on PostgreSQL: each call is a
+ * route without HTTP, the principal's resolution and the response's serialization.
  */
 async function inProcessServices(platformId) {
   const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -672,8 +672,10 @@ async function main() {
   await direct.query(`SELECT set_config('role', 'svc_app', false), set_config('app.tenant_id', $1, false)`, [
     org.tenantId,
   ]);
-  inProcess = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
-  await inProcess.connect();
+  // A pool, as the service's is to the kernel's transactions (a read-only tenant transaction takes its PostgreSQL
+  // path only over a pool); two connections, so a call need not wait for the previous call's commit.
+  inProcess = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 2 });
+  (await inProcess.connect()).release();
   const audit = await seedOrganizations(orgs);
   const { rows: now } = await seeder.query('SELECT now() AS now');
   const newest = now[0].now;
