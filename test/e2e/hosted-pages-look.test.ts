@@ -266,6 +266,17 @@ describe('the hosted pages look finished, at 1280 px and 360 px, light and dark'
       await inspect('logout', page, logout);
       expect(violations).toEqual([]);
       await context.close();
+
+      // Another browser asks for a sign-in link from /login: the "Check your email" notice names the organization.
+      const other = await openPerson(browser);
+      await other.page.goto(authorizeUrl.toString());
+      await other.page.fill('#link-email', org.account.email);
+      const sent = await submit(other.page, '#magic-link-request');
+      expect(sent.status()).toBe(202);
+      expect(await other.page.textContent('.notice')).toContain('a sign-in link is on its way');
+      expect(await other.page.textContent('.brand-name')).toBe(org.account.organization_name);
+      await inspect('login-link-sent', other.page, sent, false);
+      await other.context.close();
     },
     SLOW,
   );
