@@ -50,7 +50,7 @@ function VerifyChain() {
       </button>
       <ErrorBanner error={error} />
       {result && (
-        <dl className="facts" data-testid="verification">
+        <dl className="facts cc-result" data-testid="verification">
           <div className="fact">
             <dt>Verified</dt>
             <dd data-testid="verified">{result.verified ? 'Yes: the chain is intact' : 'No: the chain is broken'}</dd>
