@@ -49,7 +49,7 @@ async function go(page: Page, path: string, title: string) {
 }
 
 describe('API keys screen', () => {
-  it('creates a key shown once that works against the API, filters in the URL, and revokes it with a reason', async () => {
+  it('creates a key shown once that works against the API, rotates it, revokes it with a reason, filters in the URL', async () => {
     const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
     try {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
@@ -81,26 +81,48 @@ describe('API keys screen', () => {
       await axeCheck(page, 'api keys');
       await screenshot(page, 'api-keys');
 
-      await page.getByRole('button', { name: 'Revoke key Billing sync' }).click();
-      const dialog = page.getByRole('dialog');
+      // Rotation: a successor with the same scopes, shown once; the old key works until revoked.
+      const [original] = (await request(api('/tenants/api-keys'), { token: world.org.owner.token })).body;
+      await page.getByRole('button', { name: 'Rotate key Billing sync' }).click();
+      await page
+        .getByRole('dialog', { name: 'Rotate key Billing sync' })
+        .getByRole('button', { name: 'Rotate' })
+        .click();
+      await secret.waitFor();
+      const successor = (await secret.textContent())!;
+      expect(successor).not.toBe(key);
+      expect((await request(api('/members'), { token: successor })).status).toBe(200);
+      expect((await request(api('/members'), { token: key })).status).toBe(200);
+      await page.getByRole('button', { name: 'Done' }).click();
+      const originalRow = table.getByRole('row').filter({ hasText: original.display_handle });
+
+      await originalRow.getByRole('button', { name: 'Revoke key Billing sync' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Revoke key Billing sync' });
       await dialog.getByLabel('Reason (required)').fill('Vendor contract ended');
       await dialog.getByRole('button', { name: 'Revoke' }).click();
-      await table.getByText(/Revoked .*: Vendor contract ended/).waitFor();
-      const listed = await request(api('/tenants/api-keys'), { token: world.org.owner.token });
-      expect(listed.body).toEqual([
-        expect.objectContaining({ label: 'Billing sync', revoked: true, reason: 'Vendor contract ended' }),
-      ]);
+      await originalRow.getByText(/Revoked .*: Vendor contract ended/).waitFor();
+      const listed = (await request(api('/tenants/api-keys'), { token: world.org.owner.token })).body;
+      expect(listed).toHaveLength(2);
+      expect(listed).toContainEqual(
+        expect.objectContaining({ id: original.id, revoked: true, reason: 'Vendor contract ended' }),
+      );
+      expect(listed).toContainEqual(
+        expect.objectContaining({ label: 'Billing sync', revoked: false, rotated_from_id: original.id }),
+      );
       expect((await request(api('/members'), { token: key })).status).toBe(401);
+      expect((await request(api('/members'), { token: successor })).status).toBe(200);
 
-      // The filter lives in the URL: reloading keeps it.
+      // The filter lives in the URL.
       await page.getByLabel('Show').selectOption('active');
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('active');
-      await page.getByText('No key matches this filter.').waitFor();
+      await expect.poll(() => table.getByRole('row').count()).toBe(2);
+      expect(await originalRow.count()).toBe(0);
       // A link with the filter opens filtered.
       await go(page, '/', 'Organization overview');
       await go(page, '/api-keys?status=revoked', 'API keys');
       expect(await page.getByLabel('Show').inputValue()).toBe('revoked');
-      await table.getByRole('cell', { name: 'Billing sync', exact: true }).waitFor();
+      await originalRow.waitFor();
+      await expect.poll(() => table.getByRole('row').count()).toBe(2);
 
       // Usage: the key's call counted this month.
       await expect
@@ -158,6 +180,10 @@ describe('webhooks screen', () => {
 
       await page.getByRole('link', { name: 'Open its delivery log' }).click();
       await expect.poll(() => heading(page).textContent()).toBe('Webhook endpoint');
+      // The test call: sent now, signed, reported, and not in the log.
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByText('Test event delivered (HTTP 204)').waitFor();
+      expect(receiver.on('/console-hook').some((d) => d.json.type === 'svc.test')).toBe(true);
       const log = page.getByRole('table', { name: 'Deliveries, newest first' });
       await log.getByRole('cell', { name: 'Delivered' }).first().waitFor();
       await page.getByRole('button', { name: `Replay delivery ${original.id} of apikey.issued` }).click();
