@@ -104,7 +104,7 @@ describe('console: an auditor', () => {
       const links = await page
         .locator('nav[aria-label="Console"] a')
         .evaluateAll((anchors) =>
-          anchors.map((a) => ({ href: (a as HTMLAnchorElement).href, text: a.textContent?.trim() ?? '' })),
+          anchors.map((a) => ({ href: (a as unknown as { href: string }).href, text: a.textContent?.trim() ?? '' })),
         );
       // The person's own screens (My account, My data and privacy) are theirs to use.
       const screens = links.filter((link) => !/^my /i.test(link.text));
