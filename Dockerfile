@@ -1,13 +1,15 @@
 # syntax=docker/dockerfile:1
 # The svc image: `docker build -t svc .`, then `docker compose up` (compose.yaml, docs/operating.md).
 
-# Build stage: every dependency, the TypeScript compiler, then only the production dependencies are kept.
+# Build stage: every dependency, the TypeScript compiler and Vite (the console), then only the production
+# dependencies are kept.
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY console ./console
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: the built service, its production dependencies, migrations and data files; no compiler, no npm cache.
