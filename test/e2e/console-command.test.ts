@@ -130,6 +130,11 @@ describe('console: Command Center', () => {
       await table.getByRole('checkbox', { name: `Select refresh-token-replay actor:${first.userId}` }).check();
       await table.getByRole('checkbox', { name: `Select refresh-token-replay actor:${second.userId}` }).check();
       await page.getByRole('button', { name: 'Create incident from 2' }).click();
+      // A blank title is the API's 422, shown at the field.
+      await page.getByLabel('Title').fill('   ');
+      await page.getByRole('button', { name: 'Open the incident' }).click();
+      await poll(() => page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
+      expect((await asOwner('/command/incidents')).body.incidents).toEqual([]);
       await page.getByLabel('Title').fill('Stolen refresh tokens');
       await page.getByLabel('Description').fill('Two sessions replayed a rotated refresh token');
       await page.getByRole('button', { name: 'Open the incident' }).click();
@@ -196,6 +201,10 @@ describe('console: Command Center', () => {
       await poll(() => page.getByRole('table', { name: 'Detections' }).getByRole('row').count()).toBe(2);
       await page.getByLabel('Status', { exact: true }).selectOption('');
       await page.getByRole('table', { name: 'Detections' }).getByRole('checkbox').first().waitFor();
+      // The two gathered detections link to their incident.
+      await poll(() =>
+        page.getByRole('table', { name: 'Detections' }).getByRole('link', { name: 'Stolen refresh tokens' }).count(),
+      ).toBe(2);
       await axeCheck(page, 'detections');
       await page.evaluate('scrollTo(0, 0)');
       await screenshot(page, 'command-detections');

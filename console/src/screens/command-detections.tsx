@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, useApi } from '../api';
-import { navigate, useRoute } from '../router';
+import { Link, navigate, useRoute } from '../router';
 import { useSession } from '../session';
 import { BarChart, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
 import {
@@ -188,6 +188,8 @@ function Detections() {
   const { query } = useRoute();
   const filters = queryOf(query, ['severity', 'rule_id', 'actor_id', 'status', 'tenant_id']);
   const list = useApi<{ detections: Detection[] }>('/command/detections', { ...filters, limit: 1000 });
+  const incidents = useApi<{ incidents: Incident[] }>('/command/incidents', { limit: 1000 });
+  const incidentOf = (id: string) => incidents.data?.incidents.find((i) => i.detection_ids.includes(id));
   const canOperate = session.can('command:operate');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [creating, setCreating] = useState(false);
@@ -286,6 +288,14 @@ function Detections() {
             { key: 'count', header: 'Hits', numeric: true, render: (d) => d.count },
             { key: 'last', header: 'Last seen', render: (d) => when(d.last_seen) },
             { key: 'note', header: 'Note', render: (d) => d.note ?? '' },
+            {
+              key: 'incident',
+              header: 'Incident',
+              render: (d) => {
+                const incident = incidentOf(d.id);
+                return incident ? <Link to={`/command/incidents/${incident.id}`}>{incident.title}</Link> : '';
+              },
+            },
             ...(canOperate
               ? [
                   {
