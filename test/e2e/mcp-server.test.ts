@@ -516,6 +516,42 @@ describe('governance of tool calls', () => {
     expect(over.status).toBe(429);
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(over.headers.get('ratelimit-limit')).toBe('600');
+    // The kill switch is checked first: a throttled agent that is stopped is told so (403), not throttled (429).
+    const engaged = await request(api(`/agents/${agent.agentId}/kill-switch`), {
+      token: owner.token,
+      json: { engaged: true, reason: 'throttled and stopped' },
+    });
+    expect(engaged.status, engaged.text).toBe(200);
+    const stopped = await rpc(token, 'ping');
+    expect(stopped.status).toBe(403);
+    expect(stopped.body.detail).toMatch(/kill switch is engaged/);
+  });
+});
+
+describe('when the limit store cannot answer', () => {
+  let closed: TestService;
+  beforeAll(async () => {
+    closed = await startService();
+  });
+  afterAll(async () => {
+    await closed?.close();
+  });
+
+  it('refuses every MCP message with 429 and only a short Retry-After (fail closed)', async () => {
+    const owner = await signUpOwner(closed.url, 'mcp-closed');
+    const registered = await registerAgent(closed, owner.token);
+    const token = await agentAccessToken(closed, registered.credential);
+    await closed.deps.limiter.close();
+    const res = await request(`${closed.url}/api/v1/mcp`, {
+      token,
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
+    // The refusal is the MCP throttles': a route without a throttle still answers the same agent.
+    expect((await request(`${closed.url}/api/v1/me`, { token })).status).toBe(403);
   });
 });
 

@@ -80,12 +80,8 @@ function replyOf(body: string, contentType: string, id: string | number): Record
 export function createGatewayProxy(
   deps: McpDeps,
   gate: {
-    agentOf(request: FastifyRequest): Promise<Principal>;
-    refuseStopped(request: FastifyRequest, principal: Principal): Promise<void>;
-    throttles: {
-      beforeAuthentication(request: FastifyRequest, reply: FastifyReply, frames: number): Promise<void>;
-      ofAgent(principal: Principal, reply: FastifyReply, frames: number): Promise<void>;
-    };
+    /** The MCP throttles, the caller (agents only) and the stopped-agent refusal, as on the first-party server. */
+    admit(request: FastifyRequest, reply: FastifyReply, frames: number): Promise<Principal>;
   },
 ) {
   const { transactions, limiter, egress, events, governance } = deps;
@@ -141,10 +137,7 @@ export function createGatewayProxy(
   }
 
   return async function call(request: FastifyRequest<{ Params: { server_name: string } }>, reply: FastifyReply) {
-    await gate.throttles.beforeAuthentication(request, reply, 1);
-    const principal = await gate.agentOf(request);
-    await gate.throttles.ofAgent(principal, reply, 1);
-    await gate.refuseStopped(request, principal);
+    const principal = await gate.admit(request, reply, 1);
     const agent = principal.attributes.agent as AgentState;
     const serverName = request.params.server_name;
     const found = await transactions.tenantRead(principal.tenantId, async (tx) => {

@@ -143,16 +143,30 @@ export function createMcpServer(deps: McpDeps) {
     throw forbidden('This agent may not act');
   }
 
+  /**
+   * Who may send these `frames`: the source host's budget (before the caller is known), the caller (agents only),
+   * then the organization's and the agent's budgets and the stopped-agent refusal. Every frame is counted against
+   * every budget, a stopped agent's too; the kill switch's 403 is answered before a throttle's 429 (checked first).
+   */
+  async function admit(request: FastifyRequest, reply: FastifyReply, frames: number): Promise<Principal> {
+    await throttles.beforeAuthentication(request, reply, frames);
+    const principal = await agentOf(request);
+    const throttled = await throttles.ofAgent(principal, reply, frames).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    await refuseStopped(request, principal);
+    if (throttled) throw throttled.error;
+    return principal;
+  }
+
   return {
     calls,
-    /** What the gateway shares with the server: the caller, the stopped-agent refusal and the throttles. */
-    gate: { agentOf, refuseStopped, throttles },
+    /** What the gateway shares with the server: who may send a frame. */
+    gate: { admit },
     async handle(request: FastifyRequest, reply: FastifyReply) {
       const frames = Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
-      await throttles.beforeAuthentication(request, reply, frames);
-      const principal = await agentOf(request);
-      await throttles.ofAgent(principal, reply, frames);
-      await refuseStopped(request, principal);
+      const principal = await admit(request, reply, frames);
       const version = request.headers['mcp-protocol-version'];
       if (version !== undefined && version !== PROTOCOL_VERSION) {
         return rpcError(
