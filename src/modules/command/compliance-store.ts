@@ -112,7 +112,8 @@ export async function latestSettingChanges(
   }>(
     q,
     // One index probe per key (audit_setting_changes, migration 0026): the cost follows the keys asked, not how
-    // many times each setting changed.
+    // many times each setting changed. Only outside row-level security: under a policy the non-leakproof
+    // `data->>'key'` is no index condition, and every change of the organization is read (the service's caller).
     sql`select k.key, s.value, s.seq, s.entry_hash, s.occurred_at
         from unnest(${textArray(keys)}) as k(key)
         cross join lateral (
