@@ -281,6 +281,13 @@ describe('GET /command/compliance/evidence', () => {
           and data->>'key' = 'members.domain_join_enabled' order by seq desc limit 1`,
     );
     expect(cc62.settings[0]!.last_change).toMatchObject({ seq: Number(change!.seq), entry_hash: change!.entry_hash });
+    // Another organization's settings are its own (the probe names its organization; no row-level security).
+    const otherOwner = (await signIn(orgB, orgB)).access_token;
+    expect(control(await evidence(otherOwner, '?framework=soc2'), 'CC6.2').settings[0]).toMatchObject({
+      value: false,
+      holds: true,
+      last_change: null,
+    });
     // ISO 27001 reads the same setting from the same entry.
     const a516 = control(await evidence(operatorA.token, '?framework=iso27001'), 'A.5.16');
     expect(a516.settings[0]!.last_change!.entry_hash).toBe(change!.entry_hash);
