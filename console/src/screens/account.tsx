@@ -3,6 +3,7 @@ import { api, useApi } from '../api';
 import { browserSessionId } from '../auth';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
+import { aimedAt, MfaManagement, type MfaStatus } from './account-mfa';
 import type { ScreenDef } from './types';
 
 interface Profile {
@@ -22,11 +23,6 @@ interface SessionRow {
   user_agent: string | null;
   methods: string[];
   application: { client_id: string; name: string } | null;
-}
-interface MfaStatus {
-  mfa_enabled: boolean;
-  recovery_codes_remaining: number;
-  enrollment_pending: boolean;
 }
 interface Passkey {
   id: string;
@@ -155,26 +151,14 @@ function SessionsSection() {
 function SecuritySection() {
   const mfa = useApi<MfaStatus>('/mfa/status');
   const passkeys = useApi<Passkey[]>('/webauthn/credentials');
+  const [removing, setRemoving] = useState<Passkey | null>(null);
+  const [removed, setRemoved] = useState('');
   return (
     <Section title="Sign-in security">
       <h3>Two-step verification</h3>
-      {mfa.loading && !mfa.data && <Loading />}
-      {mfa.error &&
-        (mfa.error.status === 503 ? (
-          <p className="muted">Two-step verification is not available on this installation.</p>
-        ) : (
-          <ErrorBanner error={mfa.error} />
-        ))}
-      {mfa.data && (
-        <p data-testid="mfa-status">
-          {mfa.data.mfa_enabled
-            ? `On (authenticator app); ${mfa.data.recovery_codes_remaining} recovery codes left.`
-            : mfa.data.enrollment_pending
-              ? 'Set up but not yet confirmed with a code.'
-              : 'Off.'}
-        </p>
-      )}
+      <MfaManagement status={mfa.data} error={mfa.error} loading={mfa.loading} reload={mfa.reload} />
       <h3>Passkeys</h3>
+      {removed && <Notice>{removed}</Notice>}
       <DataTable<Passkey>
         caption="Your passkeys"
         pageParam="passkeys_page"
@@ -194,13 +178,60 @@ function SecuritySection() {
           { key: 'created', header: 'Added', render: (row) => when(row.created_at) },
           { key: 'used', header: 'Last used', render: (row) => when(row.last_used_at) },
           { key: 'synced', header: 'Synced', render: (row) => (row.backed_up ? 'Yes' : 'No') },
+          {
+            key: 'actions',
+            header: 'Actions',
+            render: (row) => (
+              <ConfirmButton
+                label="Remove"
+                ariaLabel={`Remove passkey ${row.name}`}
+                question={`Remove the passkey ${row.name}? It can no longer sign you in. You confirm with your password next.`}
+                confirmLabel="Continue"
+                onConfirm={() => {
+                  setRemoved('');
+                  setRemoving(row);
+                }}
+              />
+            ),
+          },
         ]}
       />
-      {passkeys.data && passkeys.data.length > 0 && (
-        <p>
-          <a href="/account/passkeys">Manage passkeys</a>
-        </p>
+      {removing && (
+        <Form
+          key={removing.id}
+          label={`Remove passkey ${removing.name}`}
+          submitLabel="Remove passkey"
+          danger
+          onSubmit={async (values) => {
+            // The API asks for the password when the account has one (docs/passkeys.md).
+            await aimedAt(
+              'password',
+              api('POST', `/webauthn/credentials/${encodeURIComponent(removing.id)}/remove`, {
+                ...(values.password ? { password: values.password } : {}),
+              }),
+            );
+            setRemoved(`Passkey ${removing.name} removed.`);
+            setRemoving(null);
+            passkeys.reload();
+          }}
+        >
+          <Field
+            name="password"
+            label="Your password"
+            type="password"
+            autoComplete="current-password"
+            hint="Leave it empty only if your account has no password."
+          />
+        </Form>
       )}
+      {removing && (
+        <button type="button" className="button" onClick={() => setRemoving(null)}>
+          Keep the passkey
+        </button>
+      )}
+      <p>
+        <a href="/account/passkeys">Add or manage passkeys</a> on the account security page.
+      </p>
     </Section>
   );
 }
