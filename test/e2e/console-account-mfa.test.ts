@@ -38,7 +38,7 @@ describe('console: my account, two-step verification and passkeys', () => {
     try {
       await page.getByRole('link', { name: 'My account' }).click();
       await page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
-      await expect.poll(() => page.getByTestId('mfa-status').textContent()).toBe('Off.');
+      await expect.poll(() => page.getByTestId('mfa-status').textContent(), { timeout: 15_000 }).toBe('Off.');
 
       await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
       const secret = ((await page.getByTestId('mfa-secret').textContent()) ?? '').replace(/\s/g, '');
@@ -71,7 +71,7 @@ describe('console: my account, two-step verification and passkeys', () => {
       await screenshot(page, 'my-account-mfa');
       // Shown once: Done removes them, and nothing on the page shows them again.
       await once.getByRole('button', { name: 'Done' }).click();
-      await expect.poll(() => page.getByText(codes[0] as string).count()).toBe(0);
+      await expect.poll(() => page.getByText(codes[0] as string).count(), { timeout: 15_000 }).toBe(0);
 
       // New recovery codes with one of the old ones; the old set stops working.
       await page.getByLabel('Code for new recovery codes').fill(codes[0] as string);
@@ -92,7 +92,7 @@ describe('console: my account, two-step verification and passkeys', () => {
       world.svc.clock.advance(STEP); // each TOTP step's code works once: the app's next code
       await page.getByLabel('Code to turn off').fill(codeAt(secret));
       await page.getByRole('button', { name: 'Turn off', exact: true }).click();
-      await expect.poll(() => page.getByTestId('mfa-status').textContent()).toBe('Off.');
+      await expect.poll(() => page.getByTestId('mfa-status').textContent(), { timeout: 15_000 }).toBe('Off.');
       expect(await status()).toMatchObject({ mfa_enabled: false, enrollment_pending: false });
     } finally {
       await context.close();

@@ -94,8 +94,10 @@ describe('console foundation', () => {
       },
     });
     try {
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Organization overview');
-      await expect.poll(() => page.getByTestId('plan-name').textContent()).toBeTruthy();
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 })
+        .toBe('Organization overview');
+      await expect.poll(() => page.getByTestId('plan-name').textContent(), { timeout: 15_000 }).toBeTruthy();
       const stored = await storedEverywhere(page);
       expect(stored.session).toEqual([]);
       expect(stored.local.map(([key]) => key)).toEqual(['console.organization']);
@@ -112,8 +114,10 @@ describe('console foundation', () => {
     const owner = await openConsole(browser, world.svc.url, world.org.owner);
     try {
       const { page } = owner;
-      await expect.poll(() => page.getByTestId('plan-name').textContent()).toBe('Free');
-      await expect.poll(() => page.getByTestId('seats').textContent()).toMatch(/^4 of \d+ used$|^4 of Unlimited used$/);
+      await expect.poll(() => page.getByTestId('plan-name').textContent(), { timeout: 15_000 }).toBe('Free');
+      await expect
+        .poll(() => page.getByTestId('seats').textContent(), { timeout: 15_000 })
+        .toMatch(/^4 of \d+ used$|^4 of Unlimited used$/);
       await page.getByRole('img', { name: /Active members by role/ }).waitFor();
       await axeCheck(page, 'overview');
       await screenshot(page, 'overview');
@@ -133,7 +137,7 @@ describe('console foundation', () => {
     const member = await openConsole(browser, world.svc.url, world.org.member);
     try {
       const { page } = member;
-      await expect.poll(() => page.getByTestId('plan-name').textContent()).toBe('Free');
+      await expect.poll(() => page.getByTestId('plan-name').textContent(), { timeout: 15_000 }).toBe('Free');
       expect(await page.getByRole('button', { name: 'Invite a member' }).count()).toBe(0);
       // No members:read either: the seat count shows the plan's cap only, and no roster chart is asked for.
       expect(await page.getByRole('img', { name: /Active members by role/ }).count()).toBe(0);
@@ -151,7 +155,9 @@ describe('console foundation', () => {
       // The admin's API sign-in (test set-up) is listed beside this console's own session.
       const table = page.getByRole('table', { name: 'Your sessions' });
       await table.getByText('This console').waitFor();
-      await expect.poll(() => table.getByRole('button', { name: /^Revoke session/ }).count()).toBe(1);
+      await expect
+        .poll(() => table.getByRole('button', { name: /^Revoke session/ }).count(), { timeout: 15_000 })
+        .toBe(1);
       await axeCheck(page, 'my account');
       await screenshot(page, 'my-account');
 
@@ -173,7 +179,9 @@ describe('console foundation', () => {
       expect((await request(`${world.svc.url}/api/v1/me`, { token: world.org.admin.token })).status).toBe(200);
       await table.getByRole('button', { name: /^Revoke session/ }).click();
       await dialog.getByRole('button', { name: 'Revoke' }).click();
-      await expect.poll(() => table.getByRole('button', { name: /^Revoke session/ }).count()).toBe(0);
+      await expect
+        .poll(() => table.getByRole('button', { name: /^Revoke session/ }).count(), { timeout: 15_000 })
+        .toBe(0);
       expect((await request(`${world.svc.url}/api/v1/me`, { token: world.org.admin.token })).status).toBe(401);
       await page.getByText('No application holds your consent.').waitFor();
     } finally {
@@ -191,7 +199,9 @@ describe('console foundation', () => {
       // Before expiry: the console's own timer renews a minute ahead of the 15-minute access token.
       world.svc.clock.advance(minutes(14) + 30_000);
       await page.clock.fastForward('14:30');
-      await expect.poll(() => grants.filter((body) => body.includes('grant_type=refresh_token')).length).toBe(1);
+      await expect
+        .poll(() => grants.filter((body) => body.includes('grant_type=refresh_token')).length, { timeout: 15_000 })
+        .toBe(1);
       // After expiry by the server's clock (the browser's timer has not fired yet): a 401 renews and retries.
       world.svc.clock.advance(minutes(20));
       await page.getByRole('link', { name: 'My account' }).click();

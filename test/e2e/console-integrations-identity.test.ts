@@ -84,7 +84,7 @@ async function go(page: Page, path: string, title: string) {
   await page.evaluate(
     `history.pushState(null, '', ${JSON.stringify(`/console${path}`)}); dispatchEvent(new PopStateEvent('popstate'));`,
   );
-  await expect.poll(() => heading(page).textContent()).toBe(title);
+  await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe(title);
 }
 
 const clientCredentials = (clientId: string, secret: string) =>
@@ -123,13 +123,13 @@ describe('OAuth applications and resources screens', () => {
       await screenshot(page, 'oauth-clients');
 
       await page.getByRole('link', { name: 'Open it' }).click();
-      await expect.poll(() => heading(page).textContent()).toBe('Reporting');
+      await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe('Reporting');
       form = page.getByRole('form', { name: 'Application registration' });
       // 422 from the API, shown next to the field it names.
       await form.getByLabel('Redirect URIs', { exact: true }).fill('http://reports.example.com/callback');
       await form.getByRole('button', { name: 'Save' }).click();
       const error = form.locator('.field-invalid .field-error');
-      await expect.poll(() => error.textContent()).toMatch(/^redirect_uris\.0: /);
+      await expect.poll(() => error.textContent(), { timeout: 15_000 }).toMatch(/^redirect_uris\.0: /);
       expect(await form.getByLabel('Redirect URIs', { exact: true }).getAttribute('aria-invalid')).toBe('true');
       expect((await request(api(`/oauth/clients/${client.client_id}`), { token: owner() })).body.redirect_uris).toEqual(
         ['https://reports.example.com/callback'],
@@ -154,7 +154,7 @@ describe('OAuth applications and resources screens', () => {
 
       await page.getByRole('button', { name: 'Delete application' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete application' }).click();
-      await expect.poll(() => heading(page).textContent()).toBe('OAuth applications');
+      await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe('OAuth applications');
       expect((await request(api(`/oauth/clients/${client.client_id}`), { token: owner() })).status).toBe(404);
 
       // A public client has no secret to show.
@@ -183,7 +183,9 @@ describe('OAuth applications and resources screens', () => {
       await form.getByLabel('Identifier').fill('https://api.example.com/orders#top');
       await form.getByLabel('Name').fill('Orders API');
       await form.getByRole('button', { name: 'Register' }).click();
-      await expect.poll(() => form.locator('.field-invalid .field-error').textContent()).toMatch(/^identifier: /);
+      await expect
+        .poll(() => form.locator('.field-invalid .field-error').textContent(), { timeout: 15_000 })
+        .toMatch(/^identifier: /);
       await form.getByLabel('Identifier').fill('https://api.example.com/orders');
       await form.getByRole('button', { name: 'Register' }).click();
       await page.getByText('Resource https://api.example.com/orders registered.').waitFor();
@@ -243,7 +245,9 @@ describe('single sign-on and SCIM screens', () => {
       await oidc.getByLabel('Client id').fill(CLIENT_ID);
       await oidc.getByLabel('Client secret').fill(CLIENT_SECRET);
       await oidc.getByRole('button', { name: 'Save connection' }).click();
-      await expect.poll(() => oidc.locator('.field-invalid .field-error').textContent()).toMatch(/^issuer: /);
+      await expect
+        .poll(() => oidc.locator('.field-invalid .field-error').textContent(), { timeout: 15_000 })
+        .toMatch(/^issuer: /);
       expect((await request(api('/tenants/sso/oidc'), { token: owner() })).status).toBe(404);
       await oidc.getByLabel('Issuer').fill(ISSUER);
       await oidc.getByRole('button', { name: 'Save connection' }).click();
@@ -257,15 +261,17 @@ describe('single sign-on and SCIM screens', () => {
       });
 
       // Untested: requiring is not offered (the API would answer 409).
-      await expect.poll(() => page.getByTestId('sso-required').textContent()).toMatch(/^Not required/);
+      await expect
+        .poll(() => page.getByTestId('sso-required').textContent(), { timeout: 15_000 })
+        .toMatch(/^Not required/);
       expect(await page.getByRole('button', { name: 'Require SSO' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Test connection' }).click();
       await page.getByText('Connection test passed.').waitFor();
-      await expect.poll(() => page.getByTestId('oidc-last-test').textContent()).toMatch(/^Passed/);
+      await expect.poll(() => page.getByTestId('oidc-last-test').textContent(), { timeout: 15_000 }).toMatch(/^Passed/);
 
       await page.getByRole('button', { name: 'Require SSO' }).click();
       await page.getByRole('dialog', { name: 'Require SSO' }).getByRole('button', { name: 'Require SSO' }).click();
-      await expect.poll(() => page.getByTestId('sso-required').textContent()).toMatch(/^Required/);
+      await expect.poll(() => page.getByTestId('sso-required').textContent(), { timeout: 15_000 }).toMatch(/^Required/);
       expect((await request(api('/tenants/sso/enforcement'), { token: owner() })).body).toEqual({ required: true });
 
       await page.getByRole('button', { name: 'Stop requiring SSO' }).click();
@@ -273,7 +279,9 @@ describe('single sign-on and SCIM screens', () => {
         .getByRole('dialog', { name: 'Stop requiring SSO' })
         .getByRole('button', { name: 'Stop requiring SSO' })
         .click();
-      await expect.poll(() => page.getByTestId('sso-required').textContent()).toMatch(/^Not required/);
+      await expect
+        .poll(() => page.getByTestId('sso-required').textContent(), { timeout: 15_000 })
+        .toMatch(/^Not required/);
       expect((await request(api('/tenants/sso/enforcement'), { token: owner() })).body).toEqual({ required: false });
     } finally {
       await context.close();
@@ -294,7 +302,7 @@ describe('single sign-on and SCIM screens', () => {
       await importer.getByLabel('Identity provider metadata (XML)').fill(idp.metadata());
       await importer.getByRole('button', { name: 'Import' }).click();
       await page.getByText('Metadata imported.').waitFor();
-      await expect.poll(() => page.getByTestId('saml-entity-id').textContent()).toBe(idp.entityId);
+      await expect.poll(() => page.getByTestId('saml-entity-id').textContent(), { timeout: 15_000 }).toBe(idp.entityId);
       const saml = await request(api('/tenants/sso/saml'), { token: owner() });
       expect(saml.status).toBe(200);
       expect(saml.body).toMatchObject({ idp_entity_id: idp.entityId, sso_url: idp.ssoUrl, enabled: true });
@@ -331,7 +339,7 @@ describe('single sign-on and SCIM screens', () => {
 
       await page.getByRole('button', { name: 'Pause provisioning' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Pause provisioning' }).click();
-      await expect.poll(() => page.getByTestId('scim-state').textContent()).toMatch(/^Paused/);
+      await expect.poll(() => page.getByTestId('scim-state').textContent(), { timeout: 15_000 }).toMatch(/^Paused/);
       expect((await request(api('/tenants/scim'), { token: owner() })).body.enabled).toBe(false);
       expect((await request(`${baseUrl}/Users`, { token })).status).toBe(404);
 

@@ -45,7 +45,7 @@ async function go(page: Page, path: string, title: string) {
   await page.evaluate(
     `history.pushState(null, '', ${JSON.stringify(`/console${path}`)}); dispatchEvent(new PopStateEvent('popstate'));`,
   );
-  await expect.poll(() => heading(page).textContent()).toBe(title);
+  await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe(title);
 }
 
 describe('API keys screen', () => {
@@ -53,7 +53,7 @@ describe('API keys screen', () => {
     const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
     try {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
-      await expect.poll(() => heading(page).textContent()).toBe('API keys');
+      await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe('API keys');
       await page.getByText('No API keys yet.').waitFor();
 
       await page.getByRole('button', { name: 'Create API key' }).click();
@@ -74,7 +74,7 @@ describe('API keys screen', () => {
 
       // Shown once: after Done it is gone, and the list holds only its handle.
       await page.getByRole('button', { name: 'Done' }).click();
-      await expect.poll(() => secret.count()).toBe(0);
+      await expect.poll(() => secret.count(), { timeout: 15_000 }).toBe(0);
       const table = page.getByRole('table', { name: 'API keys' });
       await table.getByRole('cell', { name: 'Billing sync', exact: true }).waitFor();
       expect(await page.content()).not.toContain(key);
@@ -114,15 +114,15 @@ describe('API keys screen', () => {
 
       // The filter lives in the URL.
       await page.getByLabel('Show').selectOption('active');
-      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('active');
-      await expect.poll(() => table.getByRole('row').count()).toBe(2);
+      await expect.poll(() => new URL(page.url()).searchParams.get('status'), { timeout: 15_000 }).toBe('active');
+      await expect.poll(() => table.getByRole('row').count(), { timeout: 15_000 }).toBe(2);
       expect(await originalRow.count()).toBe(0);
       // A link with the filter opens filtered.
       await go(page, '/', 'Organization overview');
       await go(page, '/api-keys?status=revoked', 'API keys');
       expect(await page.getByLabel('Show').inputValue()).toBe('revoked');
       await originalRow.waitFor();
-      await expect.poll(() => table.getByRole('row').count()).toBe(2);
+      await expect.poll(() => table.getByRole('row').count(), { timeout: 15_000 }).toBe(2);
 
       // Usage: the key's call counted this month.
       await expect
@@ -147,7 +147,7 @@ describe('webhooks screen', () => {
       await form.getByLabel('URL').fill('http://hooks.example.com/identity');
       await form.getByRole('button', { name: 'Add endpoint' }).click();
       const urlError = form.locator('.field-invalid .field-error');
-      await expect.poll(() => urlError.textContent()).toBe('url: must use https');
+      await expect.poll(() => urlError.textContent(), { timeout: 15_000 }).toBe('url: must use https');
       expect(await form.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
 
       await form.getByLabel('URL').fill(receiver.url('/console-hook'));
@@ -179,7 +179,7 @@ describe('webhooks screen', () => {
       expect(original.status).toBe('delivered');
 
       await page.getByRole('link', { name: 'Open its delivery log' }).click();
-      await expect.poll(() => heading(page).textContent()).toBe('Webhook endpoint');
+      await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe('Webhook endpoint');
       // The test call: sent now, signed, reported, and not in the log.
       await page.getByRole('button', { name: 'Send test event' }).click();
       await page.getByText('Test event delivered (HTTP 204)').waitFor();
@@ -198,10 +198,10 @@ describe('webhooks screen', () => {
       // The log's status filter is in the URL.
       await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByLabel('Status').selectOption('dead_letter');
-      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('dead_letter');
+      await expect.poll(() => new URL(page.url()).searchParams.get('status'), { timeout: 15_000 }).toBe('dead_letter');
       await page.getByText('No delivery has this status.').waitFor();
       await page.getByLabel('Status').selectOption('');
-      await expect.poll(() => log.getByRole('row').count()).toBe(deliveries.length + 1);
+      await expect.poll(() => log.getByRole('row').count(), { timeout: 15_000 }).toBe(deliveries.length + 1);
       await axeCheck(page, 'webhook endpoint');
       await screenshot(page, 'webhook-deliveries');
 
@@ -214,7 +214,7 @@ describe('webhooks screen', () => {
 
       await page.getByRole('button', { name: 'Delete endpoint' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
-      await expect.poll(() => heading(page).textContent()).toBe('Webhooks');
+      await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe('Webhooks');
       expect((await request(api('/tenants/webhooks'), { token: world.org.owner.token })).body).toEqual([]);
     } finally {
       await context.close();

@@ -31,7 +31,7 @@ async function heading(page: Page) {
 
 async function go(page: Page, link: string, title = link) {
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
-  await expect.poll(() => heading(page)).toBe(title);
+  await expect.poll(() => heading(page), { timeout: 15_000 }).toBe(title);
 }
 
 /** A console URL opened the way the router does (a reload would drop the in-memory tokens). */
@@ -167,7 +167,7 @@ describe('console: settings', () => {
         (r: { key: string }) => r.key === 'auth.magic_link_enabled',
       );
       expect(reset).toMatchObject({ value: true, overridden: false });
-      await expect.poll(() => changes.getByRole('row').count()).toBe(3);
+      await expect.poll(() => changes.getByRole('row').count(), { timeout: 15_000 }).toBe(3);
     } finally {
       await context.close();
     }
@@ -190,7 +190,11 @@ describe('console: privacy requests and retention', () => {
         await member.page.getByRole('button', { name: 'File request' }).click();
         await member.page.getByText(/^Request filed; it is due by /).waitFor();
       }
-      await expect.poll(async () => (await as(world.org.member.token, '/gdpr/requests')).body.requests.length).toBe(2);
+      await expect
+        .poll(async () => (await as(world.org.member.token, '/gdpr/requests')).body.requests.length, {
+          timeout: 15_000,
+        })
+        .toBe(2);
       own = (await as(world.org.member.token, '/gdpr/requests')).body.requests;
       const rectification = own.find((r) => r.request_type === 'rectification')!;
       await member.page.getByRole('button', { name: /^Cancel request: rectification/ }).click();
@@ -219,7 +223,7 @@ describe('console: privacy requests and retention', () => {
       await page.getByLabel('Status').selectOption('pending');
       expect(new URL(page.url()).searchParams.get('status')).toBe('pending');
       const table = page.getByRole('table', { name: 'Data-subject requests' });
-      await expect.poll(() => table.getByRole('row').count()).toBe(3);
+      await expect.poll(() => table.getByRole('row').count(), { timeout: 15_000 }).toBe(3);
       // The subject is named by address (members:read).
       expect(await table.textContent()).toContain(world.org.member.email);
 
@@ -301,7 +305,7 @@ describe('console: who may administer', () => {
       expect(links).not.toContain('Settings');
       for (const path of ['/console/settings', '/console/roles']) {
         await pushUrl(auditor.page, path);
-        await expect.poll(() => heading(auditor.page)).toBe('Not available');
+        await expect.poll(() => heading(auditor.page), { timeout: 15_000 }).toBe('Not available');
       }
       // An auditor holds compliance:read: requests and retention are visible, with no action.
       await go(auditor.page, 'Privacy and retention', 'Privacy requests and retention');

@@ -45,7 +45,7 @@ async function heading(page: Page) {
 /** Moves to a screen through the side navigation, as a person does (a reload would drop the in-memory tokens). */
 async function go(page: Page, link: string, title = link) {
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
-  await expect.poll(() => heading(page)).toBe(title);
+  await expect.poll(() => heading(page), { timeout: 15_000 }).toBe(title);
 }
 
 /** Confirms the ConfirmButton whose accessible name is `label` with its dialog's `confirm` button. */
@@ -86,7 +86,7 @@ describe('console: members and invitations', () => {
         await invitee.fill('#password', person.password);
         await invitee.fill('#confirm_password', person.password);
         await Promise.all([invitee.waitForLoadState('domcontentloaded'), invitee.click('button[type=submit]')]);
-        await expect.poll(() => invitee.textContent('h1')).toMatch(/^Welcome to /);
+        await expect.poll(() => invitee.textContent('h1'), { timeout: 15_000 }).toMatch(/^Welcome to /);
       } finally {
         await second.close();
       }
@@ -116,7 +116,9 @@ describe('console: members and invitations', () => {
       await confirm(page, `Remove ${person.email}`, 'Remove');
       await page.getByText(`${person.email} was removed.`).waitFor();
       expect((await asOwner('/members')).body.some((m: { email: string }) => m.email === person.email)).toBe(false);
-      await expect.poll(() => page.getByRole('row').filter({ hasText: person.email }).count()).toBe(0);
+      await expect
+        .poll(() => page.getByRole('row').filter({ hasText: person.email }).count(), { timeout: 15_000 })
+        .toBe(0);
     } finally {
       await context.close();
     }
