@@ -61,9 +61,13 @@ async function send(method: string, path: string, body: unknown, opts: ApiOption
 
 /** Calls `/api/v1<path>`; renews the access token once on 401 and retries. Throws ApiError on any non-2xx. */
 export async function api<T>(method: string, path: string, body?: unknown, opts: ApiOptions = {}): Promise<T> {
+  const sentWith = currentTokens()?.accessToken;
   let response = await send(method, path, body, opts);
-  if (response.status === 401 && currentTokens()?.refreshToken && (await renew())) {
-    response = await send(method, path, body, opts);
+  if (response.status === 401 && currentTokens()?.refreshToken) {
+    // Parallel requests refused with one expired token share one renewal: a request whose token was already
+    // replaced while it was out retries with the new one instead of rotating the refresh token again.
+    const renewed = currentTokens()?.accessToken !== sentWith || (await renew());
+    if (renewed) response = await send(method, path, body, opts);
   }
   if (!response.ok) {
     const answer = (await response.json().catch(() => undefined)) as { detail?: unknown } | undefined;
