@@ -2,6 +2,7 @@ import { screens as account } from './account';
 import { screens as agents } from './agents';
 import { screens as apiKeys } from './api-keys';
 import { screens as approvals } from './approvals';
+import { screens as autonomy } from './autonomy';
 import { screens as command } from './command';
 import { screens as domains } from './domains';
 import { screens as members } from './members';
@@ -29,6 +30,7 @@ export const allScreens: ScreenDef[] = [
   ...agents,
   ...approvals,
   ...command,
+  ...autonomy,
   ...apiKeys,
   ...webhooks,
   ...oauth,
