@@ -5,6 +5,7 @@ import { screens as approvals } from './approvals';
 import { screens as autonomy } from './autonomy';
 import { screens as command } from './command';
 import { screens as domains } from './domains';
+import { screens as mcpGateway } from './mcp-gateway';
 import { screens as members } from './members';
 import { screens as oauth } from './oauth';
 import { screens as overview } from './overview';
@@ -29,6 +30,7 @@ export const allScreens: ScreenDef[] = [
   ...account,
   ...agents,
   ...approvals,
+  ...mcpGateway,
   ...command,
   ...autonomy,
   ...apiKeys,
