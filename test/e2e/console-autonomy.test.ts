@@ -43,6 +43,9 @@ async function replayMembersRefreshToken() {
   expect((await request(api('/auth/refresh'), { json: { refresh_token: refresh } })).status).toBe(401);
 }
 
+/** The decisions' mode filter (the chart "Decisions by mode" is labelled too). */
+const modeFilter = (page: Page) => page.getByRole('combobox', { name: 'Mode', exact: true });
+
 async function openAutonomy(page: Page) {
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Autonomous response' }).click();
   await poll(async () => (await page.getByRole('heading', { level: 1 }).textContent())?.trim()).toBe(
@@ -67,12 +70,12 @@ describe('console: autonomous response', () => {
       await table.getByText(world.org.member.userId, { exact: true }).waitFor();
 
       // The mode filter is in the URL and goes to the API.
-      await page.getByLabel('Mode').selectOption('executed');
+      await modeFilter(page).selectOption('executed');
       await page.getByText('No decision in this mode.').waitFor();
       expect(page.url()).toContain('mode=executed');
-      await page.getByLabel('Mode').selectOption('proposed');
+      await modeFilter(page).selectOption('proposed');
       await table.getByText('refresh-token-replay').waitFor();
-      await page.getByLabel('Mode').selectOption('');
+      await modeFilter(page).selectOption({ label: 'Every mode' });
       await poll(() => page.url()).not.toContain('mode=');
 
       // Deny with a reason: the API records the verdict.
@@ -94,8 +97,8 @@ describe('console: autonomous response', () => {
 
       // Kill switch for 1 hour with a reason.
       const engage = page.getByRole('form', { name: 'Engage the autonomy kill switch' });
-      await engage.getByLabel('For').selectOption('1');
-      await engage.getByLabel('Reason').fill('incident drill');
+      await engage.getByLabel('For', { exact: true }).selectOption('1');
+      await engage.getByLabel('Reason', { exact: true }).fill('incident drill');
       await engage.getByRole('button', { name: 'Engage the kill switch' }).click();
       await poll(() => page.getByTestId('autonomy-kill-state').textContent()).toMatch(/^Engaged/);
       expect(await page.getByTestId('autonomy-kill-reason').textContent()).toBe('incident drill');
@@ -105,14 +108,14 @@ describe('console: autonomous response', () => {
       expect(Math.round(left / 60_000)).toBe(60);
 
       // Indefinitely without a reason: the API's 400 detail, nothing changed.
-      await engage.getByLabel('For').selectOption('');
-      await engage.getByLabel('Reason').fill('');
+      await engage.getByLabel('For', { exact: true }).selectOption({ label: 'Indefinitely (until released)' });
+      await engage.getByLabel('Reason', { exact: true }).fill('');
       await engage.getByRole('button', { name: 'Engage the kill switch' }).click();
       await engage.getByText('An indefinite kill switch needs a reason').waitFor();
       const still = await request(api('/autonomy/kill-switch'), { token: world.org.owner.token });
       expect(still.body).toMatchObject({ engaged: true, indefinite: false, until: state.body.until });
 
-      await page.getByRole('heading', { name: 'Graduation' }).waitFor();
+      await page.getByRole('heading', { name: 'Graduation', exact: true }).waitFor();
       await page.getByTestId('autonomy-metrics').waitFor();
       await axeCheck(page, 'autonomy');
       await screenshot(page, 'autonomy');
