@@ -4,6 +4,7 @@ import { screens as apiKeys } from './api-keys';
 import { screens as approvals } from './approvals';
 import { screens as autonomy } from './autonomy';
 import { screens as command } from './command';
+import { screens as content } from './content';
 import { screens as domains } from './domains';
 import { screens as mcpGateway } from './mcp-gateway';
 import { screens as members } from './members';
@@ -31,6 +32,7 @@ export const allScreens: ScreenDef[] = [
   ...agents,
   ...approvals,
   ...mcpGateway,
+  ...content,
   ...command,
   ...autonomy,
   ...apiKeys,
