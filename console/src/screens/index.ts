@@ -9,6 +9,8 @@ import { screens as domains } from './domains';
 import { screens as mcpGateway } from './mcp-gateway';
 import { screens as members } from './members';
 import { screens as oauth } from './oauth';
+import { screens as operatorInviteCodes } from './operator-invite-codes';
+import { screens as operatorTenants } from './operator-tenants';
 import { screens as overview } from './overview';
 import { screens as privacy } from './privacy';
 import { screens as roles } from './roles';
@@ -40,4 +42,6 @@ export const allScreens: ScreenDef[] = [
   ...oauth,
   ...sso,
   ...scim,
+  ...operatorTenants,
+  ...operatorInviteCodes,
 ];

@@ -1,0 +1,204 @@
+import { useId, useState } from 'react';
+import { api, useApi } from '../api';
+import { useQueryState } from '../router';
+import { useSession } from '../session';
+import { ConfirmButton, DataTable, Field, Form, Page, SecretOnce, Section } from '../ui';
+import { when } from '../ui/integrations-kit';
+import type { ScreenDef } from './types';
+
+/** docs/onboarding.md: an invite code as listed (never the code itself, only its prefix). */
+interface InviteCodeView {
+  id: string;
+  code_prefix: string;
+  email: string;
+  door: 'onboard' | 'signup';
+  status: 'issued' | 'consumed' | 'revoked' | 'expired';
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  consumed_at: string | null;
+  consumed_organization_id: string | null;
+}
+interface IssuedInviteCode {
+  id: string;
+  code: string;
+  expires_at: string;
+}
+
+const BASE = '/operator/invite-codes';
+const DOORS = { onboard: 'Agent onboarding', signup: 'Sign-up' } as const;
+const STATUS = { issued: 'Issued', consumed: 'Used', revoked: 'Revoked', expired: 'Expired' } as const;
+
+/** The state filter, kept in the URL (`?status=`). Local: the shared kit's select is being moved by its owner. */
+function StatusFilter(props: { options: { value: string; label: string }[] }) {
+  const [value, setValue] = useQueryState('status');
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Show</label>
+      <select id={id} value={value} onChange={(event) => setValue(event.target.value)}>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function IssueCode(props: { onIssued: (issued: IssuedInviteCode & { email: string }) => void; onCancel: () => void }) {
+  return (
+    <Section title="Issue an invite code">
+      <Form
+        label="Issue an invite code"
+        submitLabel="Issue code"
+        onSubmit={async (values) => {
+          const days = values.expires_in_days?.trim();
+          const issued = await api<IssuedInviteCode>('POST', BASE, {
+            email: values.email,
+            door: values.door,
+            ...(days ? { expires_in_days: Number(days) } : {}),
+          });
+          props.onIssued({ ...issued, email: values.email ?? '' });
+        }}
+        secondary={
+          <button type="button" className="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        }
+      >
+        <Field name="email" label="Email address" type="email" required hint="The code works only for this address." />
+        <Field
+          name="door"
+          label="Door"
+          defaultValue="onboard"
+          options={[
+            { value: 'onboard', label: 'Agent onboarding (POST /onboard/bootstrap)' },
+            { value: 'signup', label: 'Sign-up' },
+          ]}
+        />
+        <Field
+          name="expires_in_days"
+          label="Expires after (days)"
+          type="number"
+          placeholder="14"
+          hint="1 to 365 days; empty: 14 days."
+        />
+      </Form>
+    </Section>
+  );
+}
+
+function InviteCodes() {
+  const session = useSession();
+  const codes = useApi<{ invite_codes: InviteCodeView[] }>(BASE);
+  const [creating, setCreating] = useState(false);
+  const [issued, setIssued] = useState<(IssuedInviteCode & { email: string }) | undefined>(undefined);
+  const [status] = useQueryState('status');
+  const canManage = session.can('operator:manage');
+  const rows = codes.data?.invite_codes.filter((code) => !status || code.status === status);
+  return (
+    <Page
+      title="Invite codes"
+      description="Onboarding invite codes: while public sign-up is closed, an address needs one to open an organization."
+      actions={
+        canManage && (
+          <button type="button" className="button primary" onClick={() => setCreating(true)} disabled={creating}>
+            Issue invite code
+          </button>
+        )
+      }
+    >
+      {issued && (
+        <SecretOnce
+          label={`Invite code for ${issued.email} (expires ${when(issued.expires_at)})`}
+          value={issued.code}
+          onDone={() => setIssued(undefined)}
+        />
+      )}
+      {creating && (
+        <IssueCode
+          onIssued={(code) => {
+            setIssued(code);
+            setCreating(false);
+            codes.reload();
+          }}
+          onCancel={() => setCreating(false)}
+        />
+      )}
+      <Section title="Codes">
+        <div className="filter-bar">
+          <StatusFilter
+            options={[
+              { value: '', label: 'All codes' },
+              { value: 'issued', label: 'Issued' },
+              { value: 'consumed', label: 'Used' },
+              { value: 'revoked', label: 'Revoked' },
+              { value: 'expired', label: 'Expired' },
+            ]}
+          />
+        </div>
+        <DataTable<InviteCodeView>
+          caption="Invite codes"
+          rows={rows}
+          loading={codes.loading}
+          error={codes.error}
+          rowKey={(row) => row.id}
+          empty={status ? 'No code matches this filter.' : 'No invite codes yet.'}
+          columns={[
+            { key: 'email', header: 'Address', render: (row) => row.email },
+            { key: 'code', header: 'Code', render: (row) => <code>{row.code_prefix}…</code> },
+            { key: 'door', header: 'Door', render: (row) => DOORS[row.door] },
+            {
+              key: 'status',
+              header: 'State',
+              render: (row) => (
+                <span data-testid={`code-status-${row.id}`}>
+                  {STATUS[row.status]}
+                  {row.status === 'revoked' && row.revoked_at ? ` ${when(row.revoked_at)}` : ''}
+                  {row.status === 'consumed' && row.consumed_at ? ` ${when(row.consumed_at)}` : ''}
+                </span>
+              ),
+            },
+            { key: 'created', header: 'Issued', render: (row) => when(row.created_at) },
+            { key: 'expires', header: 'Expires', render: (row) => when(row.expires_at) },
+            ...(canManage
+              ? [
+                  {
+                    key: 'actions',
+                    header: 'Actions',
+                    render: (row: InviteCodeView) =>
+                      row.status === 'issued' ? (
+                        <ConfirmButton
+                          label="Revoke"
+                          ariaLabel={`Revoke invite code for ${row.email}`}
+                          question={`Revoke the invite code for ${row.email}? It can no longer be used.`}
+                          onConfirm={async () => {
+                            await api('POST', `${BASE}/${encodeURIComponent(row.id)}/revoke`);
+                            codes.reload();
+                          }}
+                        />
+                      ) : (
+                        <span className="muted">None</span>
+                      ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+      </Section>
+    </Page>
+  );
+}
+
+export const screens: ScreenDef[] = [
+  {
+    path: '/operator/invite-codes',
+    title: 'Invite codes',
+    group: 'Platform operator',
+    // The invite-code routes need operator:manage, listing included.
+    visible: (s) => s.isPlatformOperator && s.can('operator:manage'),
+    component: InviteCodes,
+  },
+];
