@@ -51,7 +51,12 @@ export function useQueryState(key: string): [string, (value: string | undefined)
       const params = new URLSearchParams(location.search);
       if (next === undefined || next === '') params.delete(key);
       else params.set(key, next);
-      if (key !== 'page') params.delete('page');
+      // A new filter starts the list over: its page number and its cursor (a cursor belongs to the filters it was
+      // given with) are forgotten.
+      if (key !== 'page' && key !== 'cursor') {
+        params.delete('page');
+        params.delete('cursor');
+      }
       const search = params.toString();
       navigate(location.pathname + (search ? `?${search}` : ''), { replace: true });
     },

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { api, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, Field, Form, Page, SecretOnce, Section } from '../ui';
-import { type Agent, type MyDelegation, numberOrUndefined, QueryFilter, StateTag, when } from '../ui/agents-kit';
+import { ConfirmButton, DataTable, Field, FilterSelect, Form, Page, SecretOnce, Section } from '../ui';
+import { type Agent, type MyDelegation, numberOrUndefined, StateTag, when } from '../ui/agents-kit';
 import { AgentDetailScreen } from './agents-detail';
 import { issuerScreens } from './agents-issuers';
 import type { ScreenDef } from './types';
@@ -166,7 +166,7 @@ function AgentList() {
       )}
       <Section title="All agents">
         <div className="filters">
-          <QueryFilter
+          <FilterSelect
             param="status"
             label="Show"
             options={[

@@ -8,13 +8,14 @@ import {
   DataTable,
   ErrorBanner,
   Field,
+  FilterSelect,
   Form,
   Loading,
   Page,
   SecretOnce,
   Section,
 } from '../ui';
-import { ChoiceGroup, checkedOf, FilterSelect, useQuestionInput, when } from '../ui/integrations-kit';
+import { ChoiceGroup, checkedOf, useQuestionInput, when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
 /** docs/api-keys.md: the key view (never the key itself). */

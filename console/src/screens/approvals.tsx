@@ -1,8 +1,8 @@
 import { useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
-import { BarChart, DataTable, EmptyState, ErrorBanner, Loading, Page, Section } from '../ui';
-import { type Agent, type Approval, QueryFilter, StateTag, useNames, when } from '../ui/agents-kit';
+import { BarChart, DataTable, EmptyState, ErrorBanner, FilterSelect, Loading, Page, Section } from '../ui';
+import { type Agent, type Approval, StateTag, useNames, when } from '../ui/agents-kit';
 import { ApprovalDetailScreen } from './approvals-detail';
 import type { ScreenDef } from './types';
 
@@ -101,8 +101,8 @@ function ApprovalQueue() {
     >
       <Section title="Asks">
         <div className="filters">
-          <QueryFilter param="status" label="Status" options={STATUS_OPTIONS} />
-          <QueryFilter
+          <FilterSelect param="status" label="Status" options={STATUS_OPTIONS} />
+          <FilterSelect
             param="type"
             label="Kind"
             options={[
@@ -112,7 +112,7 @@ function ApprovalQueue() {
             ]}
           />
           {agents.data && (
-            <QueryFilter
+            <FilterSelect
               param="agent"
               label="Agent"
               options={[

@@ -2,8 +2,19 @@ import { useId, useState } from 'react';
 import { api, useApi } from '../api';
 import { Link, useQueryState } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
-import { QueryFilter, StateTag, when } from '../ui/agents-kit';
+import {
+  ConfirmButton,
+  DataTable,
+  ErrorBanner,
+  Field,
+  FilterSelect,
+  Form,
+  Loading,
+  Notice,
+  Page,
+  Section,
+} from '../ui';
+import { StateTag, when } from '../ui/agents-kit';
 import { AutonomyGraduation, AutonomyMetrics } from './autonomy-insight';
 import type { ScreenDef } from './types';
 
@@ -257,12 +268,12 @@ function Autonomy() {
       <KillSwitchSection />
       <Section title="Decisions">
         <div className="filters">
-          <QueryFilter
+          <FilterSelect
             param="mode"
             label="Mode"
             options={[{ value: '', label: 'Every mode' }, ...MODES.map((m) => ({ value: m, label: m }))]}
           />
-          <QueryFilter
+          <FilterSelect
             param="limit"
             label="Newest"
             options={['50', '100', '200'].map((n) => ({ value: n === '50' ? '' : n, label: n }))}

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { type ApiError, api, useApi } from '../api';
 import { useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
-import { BarChart, DataTable, ErrorBanner, Loading, Page, Section } from '../ui';
-import { options, Pill, QuerySelect, QueryText, queryOf, SEVERITIES, when } from '../ui/command-kit';
+import { BarChart, DataTable, ErrorBanner, FilterSelect, Loading, Page, Section } from '../ui';
+import { options, Pill, QueryText, queryOf, SEVERITIES, when } from '../ui/command-kit';
 import type { ScreenDef } from './types';
 
 type AuditEntry = {
@@ -201,8 +201,8 @@ function Compliance() {
   return (
     <Page title="Compliance" description="Readiness per framework, from the audit entries that evidence each control.">
       <div className="cc-filters">
-        <QuerySelect param="framework" label="Framework" options={FRAMEWORKS} />
-        <QuerySelect
+        <FilterSelect param="framework" label="Framework" options={FRAMEWORKS} />
+        <FilterSelect
           param="days"
           label="Window"
           options={[
@@ -311,7 +311,7 @@ function Findings() {
     <Page title="Findings" description="The service's own analysis of the last 7 days, or the detections still open.">
       <Section title="Findings">
         <div className="cc-filters">
-          <QuerySelect
+          <FilterSelect
             param="source"
             label="Source"
             options={[
@@ -319,7 +319,7 @@ function Findings() {
               { value: 'detection', label: 'Open or acknowledged detections' },
             ]}
           />
-          <QuerySelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
+          <FilterSelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
         </div>
         <DataTable<Finding>
           caption="Findings"

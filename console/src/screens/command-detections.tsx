@@ -2,18 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { api, useApi } from '../api';
 import { Link, navigate, useRoute } from '../router';
 import { useSession } from '../session';
-import { BarChart, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
-import {
-  type Detection,
-  type Incident,
-  options,
-  Pill,
-  QuerySelect,
-  QueryText,
-  queryOf,
-  SEVERITIES,
-  when,
-} from '../ui/command-kit';
+import { BarChart, DataTable, ErrorBanner, Field, FilterSelect, Form, Notice, Page, Section } from '../ui';
+import { type Detection, type Incident, options, Pill, QueryText, queryOf, SEVERITIES, when } from '../ui/command-kit';
 import type { ScreenDef } from './types';
 
 type Summary = {
@@ -244,12 +234,12 @@ function Detections() {
       )}
       <Section title="Detections">
         <div className="cc-filters">
-          <QuerySelect
+          <FilterSelect
             param="status"
             label="Status"
             options={options(['open', 'acknowledged', 'resolved'], 'Every status')}
           />
-          <QuerySelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
+          <FilterSelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
           <QueryText param="rule_id" label="Rule" placeholder="refresh-token-replay" />
           <QueryText param="actor_id" label="Person or agent id" />
           {session.isPlatformOperator && <QueryText param="tenant_id" label="Organization id" />}

@@ -2,7 +2,19 @@ import { useState } from 'react';
 import { api, useApi } from '../api';
 import { Link, useRoute } from '../router';
 import { useSession } from '../session';
-import { BarChart, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
+import {
+  BarChart,
+  DataTable,
+  EmptyState,
+  ErrorBanner,
+  Field,
+  FilterSelect,
+  Form,
+  Loading,
+  Notice,
+  Page,
+  Section,
+} from '../ui';
 import {
   type Detection,
   INCIDENT_MOVES,
@@ -10,7 +22,6 @@ import {
   type IncidentStatus,
   options,
   Pill,
-  QuerySelect,
   queryOf,
   SEVERITIES,
   when,
@@ -77,8 +88,8 @@ function IncidentList() {
     >
       <Section title="Incidents">
         <div className="cc-filters">
-          <QuerySelect param="status" label="Status" options={options(STATUSES, 'Every status')} />
-          <QuerySelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
+          <FilterSelect param="status" label="Status" options={options(STATUSES, 'Every status')} />
+          <FilterSelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
         </div>
         <DataTable<Incident>
           caption="Incidents"

@@ -2,13 +2,12 @@ import { useCallback, useMemo, useState } from 'react';
 import { useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
-import { DataTable, ErrorBanner, LineChart, Page, Section } from '../ui';
+import { DataTable, ErrorBanner, FilterSelect, LineChart, Page, Section } from '../ui';
 import {
   ACTOR_TYPES,
   type EventEnvelope,
   options,
   Pill,
-  QuerySelect,
   QueryText,
   queryOf,
   SEVERITIES,
@@ -155,7 +154,7 @@ function Events() {
       <LiveStream filters={filters} onReconnect={events.reload} />
       <Section title="Recorded events">
         <div className="cc-filters">
-          <QuerySelect
+          <FilterSelect
             param="range"
             label="Time range"
             options={[
@@ -166,8 +165,8 @@ function Events() {
               { value: '30d', label: 'Last 30 days' },
             ]}
           />
-          <QuerySelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
-          <QuerySelect param="actor_type" label="Actor type" options={options(ACTOR_TYPES, 'Every actor type')} />
+          <FilterSelect param="severity" label="Severity" options={options(SEVERITIES, 'Every severity')} />
+          <FilterSelect param="actor_type" label="Actor type" options={options(ACTOR_TYPES, 'Every actor type')} />
           <QueryText param="actor_id" label="Actor id" />
           <QueryText param="category" label="Category" placeholder="auth" />
           <QueryText param="action" label="Action" placeholder="user.login_failed" />
@@ -235,12 +234,12 @@ function EventsByActor() {
     >
       <Section title="Principals">
         <div className="cc-filters">
-          <QuerySelect
+          <FilterSelect
             param="actor_type"
             label="Actor type"
             options={ACTOR_TYPES.map((t) => ({ value: t === 'agent' ? '' : t, label: t }))}
           />
-          <QuerySelect
+          <FilterSelect
             param="days"
             label="Window"
             options={[

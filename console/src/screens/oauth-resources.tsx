@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { api, useApi } from '../api';
 import { useQueryState } from '../router';
-import { ConfirmButton, DataTable, Field, Form, Notice, Page, Section } from '../ui';
-import { FilterSelect, when } from '../ui/integrations-kit';
+import { ConfirmButton, DataTable, Field, FilterSelect, Form, Notice, Page, Section } from '../ui';
+import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
 /** src/modules/oidc/routes.ts: a protected resource (RFC 8707 resource identifier, the `aud` of its tokens). */

@@ -7,6 +7,7 @@ import {
   EmptyState,
   ErrorBanner,
   Field,
+  FilterSelect,
   Form,
   Loading,
   Notice,
@@ -14,7 +15,7 @@ import {
   SecretOnce,
   Section,
 } from '../ui';
-import { ChoiceGroup, checkedOf, FilterSelect, linesOf, when } from '../ui/integrations-kit';
+import { ChoiceGroup, checkedOf, linesOf, when } from '../ui/integrations-kit';
 import { screens as resourceScreens } from './oauth-resources';
 import type { ScreenDef } from './types';
 

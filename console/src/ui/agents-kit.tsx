@@ -1,6 +1,5 @@
 import { useId } from 'react';
 import { useApi } from '../api';
-import { useQueryState } from '../router';
 import { useSession } from '../session';
 import './agents-kit.css';
 
@@ -156,24 +155,6 @@ export function PermissionPicker(props: {
         );
       })}
     </fieldset>
-  );
-}
-
-/** A select bound to one URL query parameter (filters survive reload and can be linked). */
-export function QueryFilter(props: { param: string; label: string; options: { value: string; label: string }[] }) {
-  const [value, setValue] = useQueryState(props.param);
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} value={value} onChange={(event) => setValue(event.target.value)}>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 

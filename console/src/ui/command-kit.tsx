@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { currentTokens, renew } from '../auth';
-import { navigate, useQueryState } from '../router';
+import { useQueryState } from '../router';
 import './command-kit.css';
 
 /**
@@ -91,45 +91,9 @@ export const options = (values: readonly string[], any: string) => [
   ...values.map((value) => ({ value, label: value })),
 ];
 
-/**
- * A filter as a URL query parameter: like useQueryState, but a new filter value also forgets the `cursor` of
- * cursor-paged lists (a cursor belongs to the filters it was given with) besides the `page`.
- */
-export function useFilterParam(key: string): [string, (value: string | undefined) => void] {
-  const [value] = useQueryState(key);
-  const set = (next: string | undefined) => {
-    const params = new URLSearchParams(location.search);
-    if (next === undefined || next === '') params.delete(key);
-    else params.set(key, next);
-    params.delete('page');
-    params.delete('cursor');
-    const search = params.toString();
-    navigate(location.pathname + (search ? `?${search}` : ''), { replace: true });
-  };
-  return [value, set];
-}
-
-/** A select bound to one URL query parameter. */
-export function QuerySelect(props: { param: string; label: string; options: { value: string; label: string }[] }) {
-  const [value, setValue] = useFilterParam(props.param);
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} value={value} onChange={(event) => setValue(event.target.value)}>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 /** A text filter bound to one URL query parameter, applied on Enter or when the field loses focus. */
 export function QueryText(props: { param: string; label: string; placeholder?: string }) {
-  const [value, setValue] = useFilterParam(props.param);
+  const [value, setValue] = useQueryState(props.param);
   const [draft, setDraft] = useState(value);
   const id = useId();
   useEffect(() => setDraft(value), [value]);

@@ -1,7 +1,6 @@
 import { useId, useRef } from 'react';
 import { ApiError } from '../api';
 import { currentTokens, renew } from '../auth';
-import { useQueryState } from '../router';
 import './integrations-kit.css';
 
 /**
@@ -54,24 +53,6 @@ export function ChoiceGroup(props: {
         ))}
       </div>
     </fieldset>
-  );
-}
-
-/** A select whose value lives in the URL query (`?<param>=`), so a filtered table can be reloaded and linked. */
-export function FilterSelect(props: { param: string; label: string; options: { value: string; label: string }[] }) {
-  const [value, setValue] = useQueryState(props.param);
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} value={value} onChange={(event) => setValue(event.target.value)}>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 
