@@ -151,15 +151,60 @@ describe('operator plane screens', () => {
     }
   });
 
+  it('yanks a release after confirmation and lists licences and distribution credentials', async () => {
+    const published = await request(api('/operator/releases'), {
+      token: world.platform.owner.token,
+      json: {
+        version: 'v9.8.7',
+        object_key: 'releases/v9.8.7.tar.gz',
+        checksum_sha256: 'a'.repeat(64),
+        size_bytes: 1024,
+        published_at: '2026-11-01T00:00:00Z',
+      },
+    });
+    expect(published.status, published.text).toBe(201);
+    const { context, page } = await openConsole(browser, world.svc.url, world.platform.owner);
+    try {
+      await go(page, '/operator/releases', 'Releases');
+      const state = page.getByTestId('release-v9.8.7');
+      await poll(() => state.textContent()).toBe('Published');
+      await page.getByRole('button', { name: 'Yank release v9.8.7' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Yank' }).click();
+      await poll(() => state.textContent()).toMatch(/^Yanked/);
+      const releases = await request(api('/operator/releases'), { token: world.platform.owner.token });
+      expect(releases.body.find((r: { version: string }) => r.version === 'v9.8.7')?.status).toBe('yanked');
+      await axeCheck(page, 'operator releases');
+      await screenshot(page, 'operator-releases');
+
+      await go(page, '/operator/licences', 'Licences');
+      await page
+        .getByRole('table', { name: 'Licences' })
+        .or(page.getByText('No licences issued yet.'))
+        .first()
+        .waitFor();
+      await axeCheck(page, 'operator licences');
+      await go(page, '/operator/distribution-credentials', 'Distribution credentials');
+      await page
+        .getByRole('table', { name: 'Distribution credentials' })
+        .or(page.getByText('No distribution credentials yet.'))
+        .first()
+        .waitFor();
+      await axeCheck(page, 'operator distribution credentials');
+    } finally {
+      await context.close();
+    }
+  });
+
   it("gives an ordinary organization's owner no operator screen, and the API refuses them too", async () => {
     const { context, page } = await openConsole(browser, world.svc.url, world.org.owner);
     try {
       const nav = page.getByRole('navigation', { name: 'Console' });
       await nav.getByRole('link').first().waitFor();
-      for (const name of ['Organizations', 'Invite codes'])
+      for (const name of ['Organizations', 'Invite codes', 'Licences', 'Distribution credentials', 'Releases'])
         expect(await nav.getByRole('link', { name, exact: true }).count(), name).toBe(0);
       await go(page, '/operator/tenants', 'Not available');
       await go(page, '/operator/invite-codes', 'Not available');
+      await go(page, '/operator/releases', 'Not available');
       const plan = await request(api(`/operator/tenants/${world.org.tenantId}/plan`), {
         token: world.org.owner.token,
         method: 'PUT',

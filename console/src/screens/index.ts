@@ -9,6 +9,7 @@ import { screens as domains } from './domains';
 import { screens as mcpGateway } from './mcp-gateway';
 import { screens as members } from './members';
 import { screens as oauth } from './oauth';
+import { screens as operatorDistribution } from './operator-distribution';
 import { screens as operatorInviteCodes } from './operator-invite-codes';
 import { screens as operatorTenants } from './operator-tenants';
 import { screens as overview } from './overview';
@@ -44,4 +45,5 @@ export const allScreens: ScreenDef[] = [
   ...scim,
   ...operatorTenants,
   ...operatorInviteCodes,
+  ...operatorDistribution,
 ];
