@@ -151,7 +151,7 @@ describe('operator plane screens', () => {
     }
   });
 
-  it('yanks a release after confirmation and lists licences and distribution credentials', async () => {
+  it('yanks a release after confirmation, lists licences and distribution credentials, and edits the pricing', async () => {
     const published = await request(api('/operator/releases'), {
       token: world.platform.owner.token,
       json: {
@@ -190,6 +190,26 @@ describe('operator plane screens', () => {
         .first()
         .waitFor();
       await axeCheck(page, 'operator distribution credentials');
+
+      // Pricing: the document edited as JSON; the public page serves the change at once.
+      await go(page, '/operator/pricing', 'Pricing');
+      const editor = page.getByLabel('Pricing document (JSON)');
+      const before = JSON.parse(await editor.inputValue()) as { plans: { plan_code: string; name: string }[] };
+      expect(before.plans.map((plan) => plan.plan_code)).toContain('pro');
+      await editor.fill('{ not json');
+      await page.getByRole('button', { name: 'Save pricing' }).click();
+      await page.getByText(/^document: not valid JSON/).waitFor();
+      const renamed = {
+        ...before,
+        plans: before.plans.map((p) => (p.plan_code === 'pro' ? { ...p, name: 'Pro Plus' } : p)),
+      };
+      await editor.fill(JSON.stringify(renamed));
+      await page.getByRole('button', { name: 'Save pricing' }).click();
+      await page.getByText('Pricing saved: the public page serves it now.').waitFor();
+      const pricing = await request(api('/pricing'));
+      expect(pricing.body.plans.find((plan: { plan_code: string }) => plan.plan_code === 'pro')?.name).toBe('Pro Plus');
+      await axeCheck(page, 'operator pricing');
+      await screenshot(page, 'operator-pricing');
     } finally {
       await context.close();
     }

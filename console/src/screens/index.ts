@@ -11,6 +11,7 @@ import { screens as members } from './members';
 import { screens as oauth } from './oauth';
 import { screens as operatorDistribution } from './operator-distribution';
 import { screens as operatorInviteCodes } from './operator-invite-codes';
+import { screens as operatorPricing } from './operator-pricing';
 import { screens as operatorTenants } from './operator-tenants';
 import { screens as overview } from './overview';
 import { screens as privacy } from './privacy';
@@ -46,4 +47,5 @@ export const allScreens: ScreenDef[] = [
   ...operatorTenants,
   ...operatorInviteCodes,
   ...operatorDistribution,
+  ...operatorPricing,
 ];

@@ -1,8 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, Field, Form, Page, SecretOnce, Section } from '../ui';
+import { ConfirmButton, DataTable, Field, FilterSelect, Form, Page, SecretOnce, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
@@ -28,24 +28,6 @@ interface IssuedInviteCode {
 const BASE = '/operator/invite-codes';
 const DOORS = { onboard: 'Agent onboarding', signup: 'Sign-up' } as const;
 const STATUS = { issued: 'Issued', consumed: 'Used', revoked: 'Revoked', expired: 'Expired' } as const;
-
-/** The state filter, kept in the URL (`?status=`). Local: the shared kit's select is being moved by its owner. */
-function StatusFilter(props: { options: { value: string; label: string }[] }) {
-  const [value, setValue] = useQueryState('status');
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>Show</label>
-      <select id={id} value={value} onChange={(event) => setValue(event.target.value)}>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 function IssueCode(props: { onIssued: (issued: IssuedInviteCode & { email: string }) => void; onCancel: () => void }) {
   return (
@@ -129,7 +111,9 @@ function InviteCodes() {
       )}
       <Section title="Codes">
         <div className="filter-bar">
-          <StatusFilter
+          <FilterSelect
+            param="status"
+            label="Show"
             options={[
               { value: '', label: 'All codes' },
               { value: 'issued', label: 'Issued' },
