@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const api = (path: string) => `${world.svc.url}/api/v1${path}`;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
-const poll = (read: () => Promise<unknown>) => expect.poll(read, { timeout: 15_000 });
+const poll = (read: () => unknown) => expect.poll(read, { timeout: 15_000 });
 
 async function screenshot(page: Page, name: string) {
   await page.evaluate('window.scrollTo(0, 0)');
