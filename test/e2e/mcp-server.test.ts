@@ -477,6 +477,30 @@ describe('governance of tool calls', () => {
     expect(await remaining()).toBe(3);
   });
 
+  it('refuses a dry run once the task budget is spent, spending nothing, and records it with the task', async () => {
+    const owner = await signUpOwner(svc.url, 'mcp-dry-spent');
+    const agent = await agentOf(owner, ALL);
+    const token = await agentAccessToken(svc, agent.credential, {
+      task: { task: 'triage', permissions: ALL, budget: 1 },
+    });
+    const id = await detection(owner.tenantId);
+    const before = await call(token, 'acknowledge_detection', { id }, { dry_run: true });
+    expect(before.structuredContent, JSON.stringify(before)).toMatchObject({ dry_run: true });
+    const whoami = await call(token, 'whoami', {});
+    const taskId = whoami.structuredContent.task.id as string;
+    const after = await call(token, 'acknowledge_detection', { id }, { dry_run: true });
+    expect(after.isError).toBe(true);
+    expect(after.content[0]!.text).toMatch(/^denied: .*budget is spent/);
+    const left = await rows<{ remaining: number }>(db(), sql`select remaining from agent_tasks where id = ${taskId}`);
+    expect(left[0]!.remaining).toBe(0);
+    const refusals = await rows<{ reason: string; task_id: string; route: string }>(
+      db(),
+      sql`select data->>'reason' as reason, data->>'task_id' as task_id, data->>'route' as route from events
+          where action = 'agent.action_refused' and actor_id = ${agent.agentId}`,
+    );
+    expect(refusals).toEqual([{ reason: 'budget_spent', task_id: taskId, route: 'mcp:acknowledge_detection' }]);
+  });
+
   it('spends the task budget per call and refuses once spent; refused calls are recorded as the agent', async () => {
     const owner = await signUpOwner(svc.url, 'mcp-budget');
     const agent = await agentOf(owner, ['command:read']);

@@ -14,6 +14,11 @@ export interface GovernedAction {
   permission: string | undefined;
   /** True when the route's permission is read-only or the method is GET/HEAD/OPTIONS. */
   readOnly: boolean;
+  /**
+   * A dry run (Part B 4.4): judged like the real action, so a spent budget refuses it too, but nothing is spent (no
+   * budget unit, no breaker write). Callers pass `readOnly: true` with it.
+   */
+  dryRun?: boolean;
 }
 
 /** One named check; it refuses by throwing an HttpError and otherwise returns. */

@@ -18,7 +18,7 @@ import { parkAction } from '../approvals/index.js';
 import { createBreaker, REFUSAL_ALLOWANCE } from './breaker.js';
 import { engageKillSwitch } from './kill-switch.js';
 import type { AgentState, AgentTask } from './model.js';
-import { returnTaskUnit, spendTaskUnit } from './task-budget.js';
+import { returnTaskUnit, spendTaskUnit, taskUnitLeft } from './task-budget.js';
 
 // Governance of every agent action (Part B 4.1, 4.2; ARCHITECTURE.md "One guard for agents"): one ordered list of
 // named checks, run by the kernel's guard for every agent principal instead of the plain permission check. The
@@ -253,14 +253,13 @@ export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
     },
     {
       name: 'budget',
-      async check({ request, principal }) {
+      async check({ request, principal, dryRun }) {
         const task = taskOf(principal);
         if (!task) return;
         const unit = { tenantId: principal.tenantId, taskId: task.id };
-        if (!(await spendTaskUnit(transactions, unit))) {
-          throw new AgentRefusal('budget_spent', "This task token's budget is spent: mint a new token");
-        }
-        spentOf(request).taskUnit = unit;
+        const granted = dryRun ? await taskUnitLeft(transactions, unit) : await spendTaskUnit(transactions, unit);
+        if (!granted) throw new AgentRefusal('budget_spent', "This task token's budget is spent: mint a new token");
+        if (!dryRun) spentOf(request).taskUnit = unit;
       },
     },
     {

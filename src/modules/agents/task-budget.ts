@@ -22,6 +22,20 @@ export async function spendTaskUnit(
   return spent.length > 0;
 }
 
+/** Whether a unit is left, spending nothing: the budget as a dry run sees it. */
+export async function taskUnitLeft(
+  transactions: Transactions,
+  task: { tenantId: string; taskId: string },
+): Promise<boolean> {
+  const left = await transactions.systemRead((q) =>
+    q
+      .select({ remaining: agentTasks.remaining })
+      .from(agentTasks)
+      .where(and(eq(agentTasks.tenantId, task.tenantId), eq(agentTasks.id, task.taskId), gt(agentTasks.remaining, 0))),
+  );
+  return left.length > 0;
+}
+
 /** Gives a unit back: the request that spent it was refused by a later check after all. */
 export async function returnTaskUnit(
   transactions: Transactions,

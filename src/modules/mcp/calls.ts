@@ -90,13 +90,6 @@ function underPerCallApproval(principal: Principal): Principal {
   return { ...principal, attributes: { ...principal.attributes, agent: { ...agent, oversightMode: 'supervised' } } };
 }
 
-/** The principal without its task token's task: governance of a dry run, which spends no budget unit. */
-function withoutTask(principal: Principal): Principal {
-  if (!principal.attributes.task) return principal;
-  const { task: _task, ...attributes } = principal.attributes;
-  return { ...principal, attributes };
-}
-
 export function createToolCalls(deps: McpDeps) {
   const tools = createTools(deps);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -115,14 +108,14 @@ export function createToolCalls(deps: McpDeps) {
     principal: Principal,
     tool: Tool,
     args: Record<string, unknown>,
-    readOnly: boolean,
+    mode: { readOnly: boolean; dryRun?: boolean },
   ): Promise<CallToolResult | null> {
     try {
       await deps.governance.forAgents({
         request: toolAction(request, tool, args),
         principal,
         permission: tool.permission,
-        readOnly,
+        ...mode,
       });
       return null;
     } catch (error) {
@@ -153,7 +146,7 @@ export function createToolCalls(deps: McpDeps) {
         // Governance judges it as it judges the REST route (authority, risk ceiling or task scope refuse, recorded as
         // `agent.action_refused`, counted towards the breaker, a task-scope detection raised); the answer is the one
         // message the specification gives a denied tool, whichever check refused first.
-        await govern(request, principal, tool, {}, true);
+        await govern(request, principal, tool, {}, { readOnly: true });
         return toolError(DENIED);
       }
       // A copy: validation fills in defaults, and the arguments are bound into an approval as they were judged.
@@ -171,14 +164,13 @@ export function createToolCalls(deps: McpDeps) {
       }
       if (tool.kind === 'write' && !dryRun && !deps.config.flags.agentApprovalsEnabled) return toolError(APPROVALS_OFF);
 
-      // A dry run spends nothing (Part B 4.4): no approval, and no unit of a task token's budget. Governance judges it
-      // without the task (the task's scope was judged above, in `reaches`), so its budget check has nothing to spend.
-      const governed = dryRun
-        ? withoutTask(principal)
-        : tool.perCallApproval
-          ? underPerCallApproval(principal)
-          : principal;
-      const refused = await govern(request, governed, tool, args, dryRun || tool.kind === 'read');
+      // A dry run spends nothing (Part B 4.4): no approval is asked, and governance judges it as a dry run (a spent
+      // task budget refuses it as it would refuse the call, but no unit is spent).
+      const governed = tool.perCallApproval && !dryRun ? underPerCallApproval(principal) : principal;
+      const refused = await govern(request, governed, tool, args, {
+        readOnly: dryRun || tool.kind === 'read',
+        dryRun,
+      });
       if (refused) return refused;
       try {
         const value = dryRun ? await tool.dryRun!(principal, args) : await tool.run(principal, args);
