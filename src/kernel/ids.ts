@@ -1,4 +1,19 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+
+// Random bits come from a pool refilled 256 identifiers at a time, as Node's own `randomUUID` does: one
+// `randomBytes(16)` per identifier was a system call per request (the request id), a tenth of a light request's CPU.
+const POOL_IDS = 256;
+const pool = Buffer.allocUnsafe(16 * POOL_IDS);
+let taken = POOL_IDS;
+
+function randomSixteen(): Buffer {
+  if (taken === POOL_IDS) {
+    randomFillSync(pool);
+    taken = 0;
+  }
+  const start = 16 * taken++;
+  return pool.subarray(start, start + 16);
+}
 
 /**
  * UUIDv7 (RFC 9562 section 5.7): 48-bit Unix milliseconds, then random bits. Identifiers sort by
@@ -6,7 +21,8 @@ import { randomBytes } from 'node:crypto';
  * that any rule compares against.
  */
 export function newId(): string {
-  const bytes = randomBytes(16);
+  // A view into the pool, used up here: its bytes are never handed out again.
+  const bytes = randomSixteen();
   const ms = Math.floor(performance.timeOrigin + performance.now());
   bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
   bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -71,7 +71,7 @@ function checkPoints(points: number): void {
 
 /** Keys are often e-mail addresses or IPs: the store sees only their digest, of fixed length. */
 function storeKey(key: string): string {
-  return createHash('sha256').update(key).digest('base64url');
+  return hash('sha256', key, 'base64url');
 }
 
 function decide(policy: LimitPolicy, res: RateLimiterRes, allowed: boolean): LimitDecision {
