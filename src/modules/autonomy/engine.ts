@@ -10,6 +10,9 @@ import { decide, type GuardState, guard } from './guards.js';
 import type { KillSwitch } from './kill-switch.js';
 import * as store from './store.js';
 
+/** Pages of missed detections the backstop reads per run (of `limit` each): the rest waits for the next run. */
+const BACKSTOP_PAGES = 20;
+
 // The engine (Part B 1.7, 4.9): a detection comes in (the kernel's one detection hook, after commit), the engine
 // records one decision for it (idempotent per detection group occurrence) at the mode its class level, the
 // switches and the guards allow; `executing` rows are executed by the worker (SKIP LOCKED) or, right after a
@@ -188,24 +191,26 @@ export function createAutonomyEngine(deps: AutonomyDeps, killSwitch: KillSwitch)
      */
     async runDue(limit = 50): Promise<number> {
       const since = addMs(clock.now(), -days(1));
-      const missed = await transactions.system((tx) =>
-        store.detectionsWithoutDecision(
-          tx,
-          TRIGGERS.map((trigger) => trigger.ruleId),
-          since,
-          limit,
-        ),
-      );
-      for (const row of missed) {
-        await ingest({
-          id: row.id,
-          tenantId: row.tenant_id,
-          ruleId: row.rule_id,
-          groupKey: row.group_key,
-          severity: row.severity as RaisedDetection['severity'],
-          count: row.count,
-          data: row.data,
-        });
+      const ruleIds = TRIGGERS.map((trigger) => trigger.ruleId);
+      let after: store.DetectionPosition | undefined;
+      for (let page = 0; page < BACKSTOP_PAGES; page++) {
+        const missed = await transactions.systemRead((q) =>
+          store.detectionsWithoutDecision(q, { ruleIds, since, limit, after }),
+        );
+        for (const row of missed) {
+          await ingest({
+            id: row.id,
+            tenantId: row.tenant_id,
+            ruleId: row.rule_id,
+            groupKey: row.group_key,
+            severity: row.severity as RaisedDetection['severity'],
+            count: row.count,
+            data: row.data,
+          });
+        }
+        const last = missed.at(-1);
+        if (!last || missed.length < limit) break;
+        after = { lastSeen: new Date(last.last_seen), id: last.id };
       }
       // With execution off, unattended rows wait (their guards are checked when it is on again).
       if (!config.flags.autonomyExecutionEnabled) return 0;

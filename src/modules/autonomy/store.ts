@@ -147,12 +147,26 @@ export async function saveKillSwitchNote(tx: Tx, note: typeof autonomyKillSwitch
     });
 }
 
+/** Where a page of `detectionsWithoutDecision` ended: the next page starts after it. */
+export interface DetectionPosition {
+  lastSeen: Date;
+  id: string;
+}
+
 /**
  * Detections of the rules that feed the ledger, seen since `since`, with no decision yet: the worker's backstop
- * for a detection whose after-commit hook never ran (the node stopped in between). A system statement.
+ * for a detection whose after-commit hook never ran (the node stopped in between). A system statement, read in
+ * pages in `(last_seen, id)` order after `after`: detections that name no target never get a decision, so without
+ * the position a page full of them would hide every detection behind it.
  */
-export async function detectionsWithoutDecision(q: Queryable, ruleIds: readonly string[], since: Date, limit: number) {
-  if (ruleIds.length === 0) return [];
+export async function detectionsWithoutDecision(
+  q: Queryable,
+  page: { ruleIds: readonly string[]; since: Date; limit: number; after?: DetectionPosition | undefined },
+) {
+  if (page.ruleIds.length === 0) return [];
+  const after = page.after
+    ? sql`and (d.last_seen, d.id) > (${page.after.lastSeen}, ${page.after.id}::uuid)`
+    : sql``;
   return rows<{
     id: string;
     tenant_id: string;
@@ -161,14 +175,15 @@ export async function detectionsWithoutDecision(q: Queryable, ruleIds: readonly 
     severity: string;
     count: number;
     data: Record<string, unknown>;
+    last_seen: Date;
   }>(
     q,
-    sql`select d.id, d.tenant_id, d.rule_id, d.group_key, d.severity, d.count, d.data from detections d
-        where d.tenant_id is not null and d.last_seen >= ${since} and d.rule_id in (${sql.join(
-          ruleIds.map((id) => sql`${id}`),
+    sql`select d.id, d.tenant_id, d.rule_id, d.group_key, d.severity, d.count, d.data, d.last_seen from detections d
+        where d.tenant_id is not null and d.last_seen >= ${page.since} and d.rule_id in (${sql.join(
+          page.ruleIds.map((id) => sql`${id}`),
           sql`, `,
-        )})
+        )}) ${after}
           and not exists (select 1 from autonomy_decisions a where a.tenant_id = d.tenant_id and a.detection_id = d.id)
-        order by d.last_seen limit ${limit}`,
+        order by d.last_seen, d.id limit ${page.limit}`,
   );
 }
