@@ -164,9 +164,7 @@ export async function detectionsWithoutDecision(
   page: { ruleIds: readonly string[]; since: Date; limit: number; after?: DetectionPosition | undefined },
 ) {
   if (page.ruleIds.length === 0) return [];
-  const after = page.after
-    ? sql`and (d.last_seen, d.id) > (${page.after.lastSeen}, ${page.after.id}::uuid)`
-    : sql``;
+  const after = page.after ? sql`and (d.last_seen, d.id) > (${page.after.lastSeen}, ${page.after.id}::uuid)` : sql``;
   return rows<{
     id: string;
     tenant_id: string;
