@@ -59,14 +59,17 @@ let stderr = '';
 async function until<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await probe();
     if (found !== undefined) return found;
     if (exited) throw new Error(`svc exited (${exited}) before ${what}: ${stderr}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const seen = spans.map((span) => `${span.scope} ${span.name}`).join(', ');
+      throw new Error(`timed out waiting for ${what}; spans so far: ${seen || 'none'}; stderr: ${stderr}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -156,5 +159,5 @@ describe('OpenTelemetry tracing', () => {
     expect(JSON.stringify(spans)).not.toContain('not a password at all');
     // Probes make no traces.
     expect(spans.some((span) => span.name.includes('/healthz'))).toBe(false);
-  });
+  }, 150_000);
 });
