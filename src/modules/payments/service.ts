@@ -46,8 +46,14 @@ const NOT_FOUND = 'Elevation not found';
 const BAD_FACTOR = 'The factor did not verify';
 const CATEGORY_ORDER = ['knowledge', 'possession', 'inherence'];
 
-/** C0 and C1 controls and the bidirectional overrides, which could disguise a payee in the payer's sentence. */
-const CONTROL = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * What could disguise a payee in the payer's sentence: C0 and C1 controls, line and paragraph separators (they
+ * break the sentence), and the invisible format characters (bidirectional marks, overrides and isolates, U+061C,
+ * zero-width space, word joiner, BOM, soft hyphen, tag characters), with which two different payees read the same.
+ */
+const DISGUISE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** The zero-width non-joiner and joiner are letters' business in some scripts' names (Persian, Indic): kept there. */
+const NAME_JOINERS = /[\u200c\u200d]/gu;
 
 /** A refusal carrying its reason code (`error`) beside the sentence (`detail`). */
 const refusal = (status: number, error: string, detail: string, extra: Record<string, unknown> = {}) =>
@@ -280,8 +286,12 @@ export function createPaymentService(deps: PaymentsDeps) {
         });
       }
       for (const field of ['payee', 'payee_name'] as const) {
-        if (input[field].trim() !== input[field] || CONTROL.test(input[field])) {
-          throw unprocessable(`${field}: must not contain control characters or surrounding spaces`);
+        const value = input[field];
+        const checked = field === 'payee_name' ? value.replace(NAME_JOINERS, '') : value;
+        if (value.trim() !== value || DISGUISE.test(checked)) {
+          throw unprocessable(
+            `${field}: must not contain control, invisible or line-breaking characters, nor surrounding spaces`,
+          );
         }
       }
       const context = {
