@@ -166,8 +166,8 @@ export function createManifestService(deps: ManifestsDeps) {
     /**
      * `POST /manifest/apply`. In order: an applied manifest answers `resumed: true, applied: 0`; another apply of it
      * running is 409; conflicts or invalid steps are 409 `blockers`; then 403 without spending: no approved ask of
-     * the caller (`no-approval`), an ask bound to another plan or catalogue (`plan-changed`), an approver lacking a
-     * permission the manifest mints (`approver-authority`). Then the approval is spent and each step runs in its own
+     * the caller, nor a stopped apply the caller started (`no-approval`), an ask bound to another plan or catalogue
+     * (`plan-changed`), an approver lacking a permission the manifest mints (`approver-authority`). Then the approval is spent and each step runs in its own
      * audited transaction; a failing step answers 502 and the next apply resumes after the finished ones.
      */
     async apply(principal: Principal, body: unknown) {
@@ -227,6 +227,15 @@ export function createManifestService(deps: ManifestsDeps) {
             const ask = await askById(tx, tenantId, claimed.approvalId!);
             const approved = ask ? resourceOfAsk(ask) : undefined;
             if (!ask || !approved) throw refuse('no-approval', 'The approval this apply spent is gone');
+            // The spent ask is its requester's, like an unspent one: nobody else finishes an apply they never asked
+            // for (another agent of the organization would run the remaining steps as itself).
+            if ((ask.requestedBy ?? ask.agentId) !== principal.actor.id) {
+              throw refuse(
+                'no-approval',
+                'No approval of yours covers this manifest: its apply was started under another requester’s approval',
+                { approval_id: null, approval_status: 'none' },
+              );
+            }
             if (
               approved.catalogue_version !== plan.catalogue_version ||
               !stillTheApprovedPlan(approved.steps, plan.steps, finished)
