@@ -3,7 +3,7 @@ import type { Principal } from '../../kernel/auth/principal.js';
 import type { ActorType, EventEnvelope, Outcome, Severity } from '../../kernel/events/index.js';
 import { decodeCursor, pageOf, unprocessable } from '../../kernel/http/index.js';
 import type { CommandDeps } from './deps.js';
-import { activityByActor, listEvents } from './events-store.js';
+import { activityByActor, eventAt, listEvents } from './events-store.js';
 import { readScope, readWithin } from './scope.js';
 
 /** How many principals by-actor lists (the busiest); the rest are counted in `hidden`. */
@@ -73,7 +73,14 @@ export function createEventsReader(deps: CommandDeps) {
         actorId: query.actor_id,
         actorType: query.actor_type,
       };
-      const found = await readWithin(deps, scope, (tx) => listEvents(tx, filter, query.limit + 1, after));
+      const found = await readWithin(deps, scope, async (tx) => {
+        // Only a position this list could have answered in this scope: another organization's event, or one
+        // that never was, is a forged cursor (and tells nothing: both are the same 422).
+        if (after && !(await eventAt(tx, scope.tenantId, after))) {
+          throw unprocessable('cursor: is not a cursor this list answered');
+        }
+        return listEvents(tx, filter, query.limit + 1, after);
+      });
       const page = pageOf(found, query.limit, (row) => [row.position.occurredAt, row.position.id]);
       return { events: page.rows.map((row) => row.envelope), next_cursor: page.next };
     },

@@ -98,6 +98,21 @@ export async function listEvents(
   }));
 }
 
+/**
+ * Whether an event of the organization (every organization: null) sits exactly at `position`: a page's cursor
+ * names the last event it listed, so one naming no such event (forged, or another organization's) is refused.
+ */
+export async function eventAt(tx: Tx, tenantId: string | null, position: EventPosition): Promise<boolean> {
+  const found = await rows<{ id: string }>(
+    tx,
+    sql`select "id" from "events"
+         where ${and(inTenant(events.tenantId, tenantId), eq(events.id, position.id)) ?? sql`true`}
+           and "occurred_at" = ${position.occurredAt}::timestamptz
+         limit 1`,
+  );
+  return found.length > 0;
+}
+
 export interface ActorActivity {
   actor_id: string;
   total: number;

@@ -15,6 +15,12 @@ export const STREAM_KEEPALIVE_MS = 15_000;
  * and its stream is closed then: memory per stream stays bounded whatever the event rate.
  */
 export const STREAM_BUFFER_MAX_BYTES = 1024 * 1024;
+/**
+ * Streams one principal may hold open on one node at once. Each may buffer up to STREAM_BUFFER_MAX_BYTES and is
+ * visited for every event committed anywhere, so without a bound one credential could hold memory and fan-out
+ * work without limit; a console or a SIEM needs a few.
+ */
+export const STREAMS_PER_PRINCIPAL = 10;
 
 export interface StreamQuery {
   tenant_id?: string;
@@ -29,6 +35,8 @@ export function createEventStreams(deps: CommandDeps) {
   const maxLifetimeMs = deps.config.accessTokenTtlSeconds * 1000;
   /** Set once the service stops: no stream opens after the open ones were ended. */
   let stopping = false;
+  /** Open streams per principal (organization, actor type and id) on this node. */
+  const held = new Map<string, number>();
 
   return {
     /**
@@ -46,6 +54,15 @@ export function createEventStreams(deps: CommandDeps) {
         });
       }
       if (stopping) throw new HttpError(503, 'The service is stopping', { 'retry-after': '5' });
+      const holder = `${principal.tenantId}:${principal.actor.type}:${principal.actor.id}`;
+      const holding = held.get(holder) ?? 0;
+      if (holding >= STREAMS_PER_PRINCIPAL) {
+        throw new HttpError(
+          429,
+          `Too many open event streams: at most ${STREAMS_PER_PRINCIPAL} per caller; close one and connect again`,
+          { 'retry-after': '5' },
+        );
+      }
       const inScope = (event: EventEnvelope) => scope.tenantId === null || event.tenant_id === scope.tenantId;
       reply.hijack();
       const res = reply.raw;
@@ -73,6 +90,7 @@ export function createEventStreams(deps: CommandDeps) {
         res.end();
       };
       open.set(res, end);
+      held.set(holder, holding + 1);
       const send = (chunk: string) => {
         if (ended || res.destroyed) return;
         res.write(chunk);
@@ -104,6 +122,9 @@ export function createEventStreams(deps: CommandDeps) {
         clearInterval(keepalive);
         clearTimeout(lifetime);
         open.delete(res);
+        const left = (held.get(holder) ?? 1) - 1;
+        if (left > 0) held.set(holder, left);
+        else held.delete(holder);
       });
       // Subscribed: from here on every event committed anywhere reaches this stream.
       send(': stream open\n\n');
