@@ -186,6 +186,29 @@ describe('two people deciding one ask at once', () => {
   });
 });
 
+describe('service credentials never decide', () => {
+  it('an API key holding agents:approvals:decide and the action’s permission is refused, and decides nothing', async () => {
+    const owner = await signUpOwner(svc.url, 'atkkey');
+    const agent = await supervised(owner, ['members:manage']);
+    const id = parkedId(await claimDomain(agent.token, domainName('keyed')));
+    const key = await request(api('/tenants/api-keys'), {
+      token: owner.token,
+      json: { label: 'decider', scopes: ['agents:approvals:decide', 'agents:approvals:read', 'members:manage'] },
+    });
+    expect(key.status, key.text).toBe(201);
+    for (const body of [{ approve: true }, { approve: true, break_glass: true }, { approve: false }]) {
+      const res = await decide(key.body.key, id, body);
+      expect([res.status, res.body.detail]).toEqual([
+        403,
+        'Approvals are decided by people: AI agents and service credentials may not decide them',
+      ]);
+    }
+    const detail = await request(api(`/approvals/${id}`), { token: owner.token });
+    expect([detail.body.status, detail.body.decisions]).toEqual(['pending', []]);
+    expect(parkedId(await claimDomain(agent.token, detail.body.resource.body.domain))).toBe(id);
+  });
+});
+
 describe('asks of one kind are never spent as another', () => {
   const post = (path: string, token: string, json: unknown) => request(api(path), { token, json });
 
