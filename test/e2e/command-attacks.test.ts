@@ -97,6 +97,10 @@ describe('forged cursors', () => {
       cursorOf([{ seq: 1 }]),
       cursorOf([1.5]),
       cursorOf(['1e309']),
+      // Instants of the stored shape that are no instant: February 30th, a leap second, year 0.
+      cursorOf(['2026-02-30T00:00:00.000000Z', '00000000-0000-7000-8000-000000000000']),
+      cursorOf(['2026-01-01T23:59:60.000000Z', '00000000-0000-7000-8000-000000000000']),
+      cursorOf(['0000-01-01T00:00:00.000000Z', '00000000-0000-7000-8000-000000000000']),
     ];
     for (const cursor of garbage) {
       for (const path of ['/command/events', '/command/audit']) {
@@ -133,6 +137,15 @@ describe('filters holding wildcards, quotes and NUL', () => {
     // The platform operator's wildcard is literal too: it does not widen to every organization's records.
     expect((await get('/command/events', platform.token, { actor_id: '%' })).body.events).toEqual([]);
     expect((await get('/command/detections', platform.token, { actor_id: '_' })).body.detections).toEqual([]);
+    // A since the format allows but no stored instant can be (a leap second, year 0) is 422, not a failure.
+    for (const since of ['2026-01-01T23:59:60Z', '0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00']) {
+      const res = await get('/command/events', alpha.token, { since });
+      expect(res.status, since).toBe(422);
+      expect(res.body.detail, since).toMatch(/^since: /);
+    }
+    for (const since of ['0001-01-01T00:00:00Z', '2024-02-29T23:59:59.999999Z', '2026-01-01T00:00:00-05:00']) {
+      expect((await get('/command/events', alpha.token, { since })).status, since).toBe(200);
+    }
     // A tenant_id that is not an id is 422, whatever it holds.
     for (const tenant of ["' or 1=1 --", '%', `${beta.tenantId}'`]) {
       expect((await get('/command/events', alpha.token, { tenant_id: tenant })).status, tenant).toBe(422);

@@ -12,6 +12,30 @@ const DAY_MS = 86_400_000;
 /** An instant as the events list writes it into its cursors (events-store.ts). */
 const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
+/**
+ * Whether an RFC 3339 instant is one the database can compare with: a real calendar day and time (not February
+ * 30th, not a leap second, which the format allows but no stored instant is) from year 1 on (the database has no
+ * year 0). Anything else would fail the statement instead of answering 422.
+ */
+function isComparableInstant(text: string): boolean {
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1) return false;
+  // The date and time as written (without zone) must be the ones parsed: a rolled-over day or second is not.
+  const written = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
+  if (!written) return false;
+  const [, year, month, day, hour, minute, second] = written.map(Number) as number[];
+  const local = new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!));
+  local.setUTCFullYear(year!);
+  return (
+    local.getUTCFullYear() === year &&
+    local.getUTCMonth() === month! - 1 &&
+    local.getUTCDate() === day &&
+    local.getUTCHours() === hour &&
+    local.getUTCMinutes() === minute &&
+    local.getUTCSeconds() === second
+  );
+}
+
 export interface EventsQuery {
   since?: string;
   category?: string;
@@ -60,8 +84,10 @@ export function createEventsReader(deps: CommandDeps) {
       // The last event's instant to the microsecond, as stored, and its id.
       const key = decodeCursor(query.cursor, ['timestamp', 'uuid']);
       const after = key && { occurredAt: String(key[0]), id: String(key[1]) };
-      if (after && !STORED_INSTANT.test(after.occurredAt))
+      if (after && !(STORED_INSTANT.test(after.occurredAt) && isComparableInstant(after.occurredAt)))
         throw unprocessable('cursor: is not a cursor this list answered');
+      if (query.since !== undefined && !isComparableInstant(query.since))
+        throw unprocessable('since: is not an instant from year 1 on (a real calendar day, no leap second)');
       const scope = await readScope(deps, principal, query.tenant_id);
       const filter = {
         tenantId: scope.tenantId,
