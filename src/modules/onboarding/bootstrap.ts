@@ -18,7 +18,7 @@ import {
 import { hashCode, newDeviceCode, newUserCode } from './codes.js';
 import { type OnboardingDeps, ownerPrincipal } from './deps.js';
 import type { BootstrapInput } from './http-schemas.js';
-import type { InviteCodes } from './invite-codes.js';
+import { type InviteCodes, inviteRefused } from './invite-codes.js';
 import { parseManifest } from './manifests-port.js';
 import type { AttemptRow } from './schema.js';
 import * as store from './store.js';
@@ -77,13 +77,20 @@ export function createBootstrap(deps: OnboardingDeps & { inviteCodes: InviteCode
 
       const email = input.human_email.trim();
       const emailKey = emailKeyOf(email);
-      const inviteCodeId = config.flags.publicSignupEnabled
+      // While sign-up is closed: a live code, or the code the address's open attempt consumed when its person
+      // confirmed (a repeat after the attempt's hour rotates that attempt's codes, Part B 3).
+      const invite = config.flags.publicSignupEnabled
         ? null
-        : (
-            await transactions.system((tx) =>
-              deps.inviteCodes.check(tx, { code: input.invite_code, email, door: 'onboard' }),
-            )
-          ).id;
+        : await transactions.system(async (tx) => {
+            const open = await store.openAttemptOfEmail(tx, emailKey);
+            return deps.inviteCodes.check(tx, {
+              code: input.invite_code,
+              email,
+              door: 'onboard',
+              rotating: open?.organizationId ?? null,
+            });
+          });
+      const inviteCodeId = invite?.id ?? null;
       await assertMailableEmail(deps.dns, email);
       const manifest = manifestOf(input.manifest);
 
@@ -99,6 +106,8 @@ export function createBootstrap(deps: OnboardingDeps & { inviteCodes: InviteCode
       try {
         await transactions.system(async (tx) => {
           const open = await store.openAttemptOfEmail(tx, emailKey);
+          // A consumed code opens no new attempt: only the one that consumed it, if still open, rotates with it.
+          if (invite?.consumedAt && open?.organizationId !== invite.consumedOrganizationId) throw inviteRefused();
           if (open && open.codesExpireAt > now) {
             throw new HttpError(409, 'An onboarding for this address is already waiting for its person');
           }

@@ -117,14 +117,20 @@ export function createInviteCodes(deps: { transactions: Transactions; events: Ev
 
     /**
      * The live code a bootstrap presents for `email` at `door`, or the one 403. Every cause costs the same work: one
-     * indexed read by the code's hash, then the same comparisons.
+     * indexed read by the code's hash, then the same comparisons. A code already consumed passes only for the
+     * organization `rotating` names: the open attempt that consumed it rotates its codes (Part B 3), nothing else.
      */
-    async check(tx: Tx, input: { code: string | undefined; email: string; door: 'onboard' | 'signup' }) {
+    async check(
+      tx: Tx,
+      input: { code: string | undefined; email: string; door: 'onboard' | 'signup'; rotating?: string | null },
+    ) {
       const row = await store.inviteCodeByHash(tx, hashInviteCode(input.code ?? ''));
+      const status = row ? statusOf(row, clock.now()) : undefined;
       const live =
         row !== undefined &&
         input.code !== undefined &&
-        statusOf(row, clock.now()) === 'issued' &&
+        (status === 'issued' ||
+          (status === 'consumed' && !!input.rotating && row.consumedOrganizationId === input.rotating)) &&
         row.emailKey === emailKeyOf(input.email) &&
         row.door === input.door;
       if (!live) throw inviteRefused();

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../kernel/db/index.js';
 import { rows, spendOnce } from '../../kernel/db/index.js';
 import {
@@ -140,6 +140,42 @@ export async function transition(
     .where(and(eq(onboardingAttempts.id, id), eq(onboardingAttempts.status, from), extra))
     .returning();
   return row;
+}
+
+/**
+ * Claims the release of an approval left without its agent (a release that failed midway): one statement, so of
+ * concurrent retries one wins, and only once the last claim (the approval itself, or an earlier retry) is older
+ * than `staleBefore`, so a retry never runs beside a release still under way. The claim moves `approved_at`.
+ */
+export async function claimUnfinishedRelease(
+  q: Queryable,
+  id: string,
+  now: Date,
+  staleBefore: Date,
+): Promise<AttemptRow | undefined> {
+  const [row] = await q
+    .update(onboardingAttempts)
+    .set({ approvedAt: now })
+    .where(
+      and(
+        eq(onboardingAttempts.id, id),
+        eq(onboardingAttempts.status, 'approved'),
+        isNull(onboardingAttempts.agentId),
+        lte(onboardingAttempts.approvedAt, staleBefore),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Records the released agent unless one is recorded already: true when this one is. */
+export async function recordReleasedAgent(q: Queryable, id: string, agentId: string): Promise<boolean> {
+  const recorded = await q
+    .update(onboardingAttempts)
+    .set({ agentId })
+    .where(and(eq(onboardingAttempts.id, id), isNull(onboardingAttempts.agentId)))
+    .returning({ id: onboardingAttempts.id });
+  return recorded.length === 1;
 }
 
 /** Spends the mailed link (single use) while it is live: the attempt it belonged to, or undefined. */

@@ -1,4 +1,4 @@
-import { addMs, hours } from '../../kernel/clock.js';
+import { addMs, hours, seconds } from '../../kernel/clock.js';
 import { hashPassword, randomSecret, sha256Hex } from '../../kernel/crypto/index.js';
 import { conflict, HttpError, notFound } from '../../kernel/http/index.js';
 import { newId } from '../../kernel/ids.js';
@@ -20,6 +20,11 @@ import * as store from './store.js';
 
 /** Part B 8: the emailed link stays valid 48 hours, far longer than the attempt's codes. */
 export const LINK_LIFETIME_MS = hours(48);
+/**
+ * How long an approval's own release may take before a retry may finish it instead: retries within it answer 409,
+ * so two releases (two agents) never run side by side.
+ */
+export const RELEASE_LEASE_MS = seconds(60);
 /** Part B 8: the released agent's `manifest:plan` and `manifest:apply` last 7 days. */
 export const RELEASED_DELEGATION_DAYS = 7;
 export const RELEASED_PERMISSIONS = ['manifest:plan', 'manifest:apply'];
@@ -94,7 +99,8 @@ export function createVerification(deps: OnboardingDeps) {
         ),
       );
     }
-    await transactions.system((tx) => store.updateAttempt(tx, attempt.id, { agentId: agent.agent_id }));
+    // Conditional: should a release ever outlast its lease, the agent recorded first stays the one released.
+    await transactions.system((tx) => store.recordReleasedAgent(tx, attempt.id, agent.agent_id));
     return { preapproved: approvalId !== null, approvalId };
   }
 
@@ -248,7 +254,15 @@ export function createVerification(deps: OnboardingDeps) {
      */
     async approve(browserSecret: string | undefined, planHash: string | undefined) {
       const attempt = await boundAttempt(browserSecret);
-      if (attempt.status === 'approved' && !attempt.agentId) return release(attempt, planHash);
+      if (attempt.status === 'approved' && !attempt.agentId) {
+        // Finishing a release that failed midway: claimed once, never beside the approval's own release.
+        const now = clock.now();
+        const claimed = await transactions.systemWrite((q) =>
+          store.claimUnfinishedRelease(q, attempt.id, now, addMs(now, -RELEASE_LEASE_MS)),
+        );
+        if (!claimed) throw conflict('This approval is still being completed: reload this page in a minute');
+        return release(attempt, planHash);
+      }
       if (attempt.status !== 'pending') throw conflict(`This onboarding is already ${attempt.status}`);
       if (!(await transactions.systemRead((q) => store.ownerHasSignInMethod(q, attempt.ownerUserId)))) {
         throw conflict('Set a passkey or a password for your account before approving');
