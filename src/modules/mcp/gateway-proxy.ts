@@ -32,18 +32,27 @@ interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
+/**
+ * The methods proxied: the ones the gateway governs. Anything else is refused before the upstream sees it, since the
+ * allow-list judges `tools/call` alone: an upstream that also answered `Tools/Call`, `tools/call ` or a method of
+ * its own that runs tools would otherwise run any tool, unlisted and judged as a read.
+ */
+const PROXIED_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function jsonRpcRequestOf(body: unknown): JsonRpcRequest {
-  const message = body as Partial<JsonRpcRequest> | null;
-  if (!message || typeof message !== 'object' || Array.isArray(message)) {
-    throw badRequest('The body is one JSON-RPC 2.0 request');
-  }
+  if (!isPlainObject(body)) throw badRequest('The body is one JSON-RPC 2.0 request');
+  const message = body as Partial<JsonRpcRequest>;
   if (message.jsonrpc !== '2.0') throw badRequest('jsonrpc: must be "2.0"');
   if (typeof message.method !== 'string' || message.method === '') throw badRequest('method: is required');
   if (typeof message.id !== 'string' && typeof message.id !== 'number') {
     throw badRequest('id: a request needs an id (notifications are not proxied)');
   }
-  if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null)) {
-    throw badRequest('params: must be an object');
+  if (message.params !== undefined && !isPlainObject(message.params)) throw badRequest('params: must be an object');
+  if (!PROXIED_METHODS.has(message.method)) {
+    throw forbidden(`Method ${message.method} is not proxied by the MCP gateway (${[...PROXIED_METHODS].join(', ')})`);
   }
   return message as JsonRpcRequest;
 }
@@ -71,8 +80,9 @@ function replyOf(body: string, contentType: string, id: string | number): Record
     } catch {
       continue;
     }
-    const reply = message as Record<string, unknown>;
-    if (reply && typeof reply === 'object' && reply.jsonrpc === '2.0' && reply.id === id) return reply;
+    // A response only: a server-to-client request (sampling, elicitation) may carry the same id and is no reply.
+    if (!isPlainObject(message) || message.jsonrpc !== '2.0' || message.id !== id || 'method' in message) continue;
+    if (isPlainObject(message.result) || isPlainObject(message.error)) return message;
   }
   throw upstreamFailed('no JSON-RPC reply to the request');
 }
@@ -187,14 +197,15 @@ export function createGatewayProxy(
       }
       throw error;
     }
-    if (message.method === 'tools/list') {
-      const result = answer.result as { tools?: Array<{ name?: unknown }> } | undefined;
-      if (result && Array.isArray(result.tools)) {
-        answer = {
-          ...answer,
-          result: { ...result, tools: result.tools.filter((tool) => allowed.has(String(tool.name))) },
-        };
-      }
+    if (message.method === 'tools/list' && isPlainObject(answer.result)) {
+      // Only allowed entries pass, whatever else the upstream put in the list; a list of another shape is no
+      // tools/list result, and relaying it would relay it unfiltered.
+      const { tools: listed } = answer.result;
+      if (!Array.isArray(listed)) throw upstreamFailed('a tools/list result without a list of tools');
+      const tools = listed.filter(
+        (tool) => isPlainObject(tool) && typeof tool.name === 'string' && allowed.has(tool.name),
+      );
+      answer = { ...answer, result: { ...answer.result, tools } };
     }
     if (isCall) {
       await transactions.tenant(principal.tenantId, (tx) =>

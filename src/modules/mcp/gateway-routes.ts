@@ -204,7 +204,7 @@ export function registerGatewayRoutes(
       schema: {
         ...common,
         summary: 'Proxy one JSON-RPC request to an upstream MCP server (AI agents only)',
-        description: `tools/list is filtered to the allow-list. 403 naming the reason: not an agent, a tool not allowed, a tool above the agent's risk ceiling. 404 unknown or disabled server. 429 past the server's caps or the MCP throttles. 502 when the upstream fails, redirects, answers more than ${GATEWAY_MAX_ANSWER_BYTES} bytes or takes longer than ${GATEWAY_TIMEOUT_MS} ms.`,
+        description: `Methods initialize, ping, tools/list and tools/call; tools/list is filtered to the allow-list. 403 naming the reason: not an agent, another method, a tool not allowed, a tool above the agent's risk ceiling. 404 unknown or disabled server. 429 past the server's caps or the MCP throttles. 502 when the upstream fails, redirects, answers more than ${GATEWAY_MAX_ANSWER_BYTES} bytes or takes longer than ${GATEWAY_TIMEOUT_MS} ms.`,
         params: CallParams,
         body: JsonRpc,
         response: { 200: JsonRpc, ...errors(400, 401, 403, 404, 429, 502) },

@@ -46,7 +46,9 @@ export function registerMcpServerRoute(app: FastifyInstance, deps: McpDeps): voi
         response: {
           200: JsonRpcAnswer,
           202: Type.Null({ description: 'Notifications only: accepted, nothing to answer' }),
-          400: JsonRpcAnswer,
+          // A JSON-RPC error from the server, or the body parser's refusal (malformed JSON, nested too deep), which
+          // comes before the route and is answered like on every other route.
+          400: Type.Union([JsonRpcAnswer, errors(400)[400]!]),
           ...errors(401, 403, 406, 415, 429),
         },
       },

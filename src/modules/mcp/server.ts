@@ -16,7 +16,7 @@ import * as z from 'zod/v4';
 import { type Principal, readCredential } from '../../kernel/auth/index.js';
 import { forbidden, HttpError, unauthorized } from '../../kernel/http/index.js';
 import type { AgentState } from '../agents/index.js';
-import { createToolCalls } from './calls.js';
+import { type CallParams, createToolCalls } from './calls.js';
 import type { McpDeps } from './deps.js';
 import { RequestExchange } from './exchange.js';
 import { createMcpThrottles } from './throttles.js';
@@ -34,9 +34,13 @@ export const BATCH_REFUSED = 'Invalid Request: JSON-RPC batches are not part of 
 const SERVER_INFO = { name: 'svc', version: '1.0.0' };
 const CAPABILITIES = { tools: {} };
 
-/** `tools/call` params keep the call-level `dry_run` (the SDK's own schema would drop the unknown key). */
+/**
+ * `tools/call` params keep the call-level `dry_run` (the SDK's own schema would drop the unknown key). `arguments`
+ * is left to the SDK's own check of tools/call requests, which runs next and answers arguments that are no object
+ * with -32602 Invalid params; refused here, they were a schema failure answered as -32603 Internal error.
+ */
 const CallWithDryRun = CallToolRequestSchema.extend({
-  params: CallToolRequestParamsSchema.extend({ dry_run: z.boolean().optional() }),
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional(), dry_run: z.boolean().optional() }),
 });
 
 /** What a handler of the shared SDK server needs of the HTTP request it answers. */
@@ -97,7 +101,8 @@ function sdkServer(calls: ReturnType<typeof createToolCalls>) {
   server.setRequestHandler(CallWithDryRun, async (call, extra) => {
     const context = exchange.contextOf(extra.requestId);
     try {
-      const result = await calls.call(context.request, context.principal, call.params);
+      // The SDK's check of tools/call requests has refused arguments that are no object (see CallWithDryRun).
+      const result = await calls.call(context.request, context.principal, call.params as CallParams);
       if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
       return result;
     } catch (error) {
