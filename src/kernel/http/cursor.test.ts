@@ -76,6 +76,10 @@ describe('decodeCursor', () => {
     expect(refusal(encoded([`${UUID}0`]), ['uuid'])).toBe(REFUSED);
     expect(refusal(encoded(['yesterday']), ['timestamp'])).toBe(REFUSED);
     expect(refusal(encoded([0]), ['timestamp'])).toBe(REFUSED);
+    // Instants `Date.parse` takes but the database does not: February 30th, year 0, a leap second.
+    for (const instant of ['2026-02-30T00:00:00Z', '0000-06-01T00:00:00Z', '2026-06-30T23:59:60Z']) {
+      expect(refusal(encoded([instant]), ['timestamp'])).toBe(REFUSED);
+    }
   });
 
   it('checks each part against its own position', () => {

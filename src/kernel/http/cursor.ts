@@ -1,5 +1,6 @@
 import { isUuid } from '../ids.js';
 import { unprocessable } from './errors.js';
+import { isComparableInstant } from './instant.js';
 
 /**
  * Keyset pagination: a page answers `next_cursor`, the sort key of its last row (opaque, base64url JSON), and
@@ -25,7 +26,8 @@ const fits: Record<CursorPart, (part: unknown) => boolean> = {
   string: (part) => typeof part === 'string',
   integer: (part) => Number.isSafeInteger(part),
   uuid: (part) => typeof part === 'string' && isUuid(part),
-  timestamp: (part) => typeof part === 'string' && !Number.isNaN(Date.parse(part)),
+  // One the database can compare with: `Date.parse` also takes February 30th or year 0, which fail the statement.
+  timestamp: (part) => typeof part === 'string' && isComparableInstant(part),
 };
 
 export function decodeCursor(value: string | undefined, shape: readonly CursorPart[]): CursorKey | undefined {

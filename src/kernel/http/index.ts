@@ -10,6 +10,7 @@ export {
   unauthorized,
   unprocessable,
 } from './errors.js';
+export { isComparableInstant } from './instant.js';
 export { jsonDepth, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
 export { BODY_LIMIT_BYTES, describeValidation, registerHttpKernel } from './plugin.js';
 export { errors, Problem } from './problem.js';
