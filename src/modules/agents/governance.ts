@@ -164,10 +164,11 @@ export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
       },
     },
     {
-      // The agent's authority: its live delegations, each bounded by its delegator's current permissions.
+      // The agent's authority: its live delegations, each bounded by its delegator's current permissions. The
+      // whole authority, not the principal's usable set (narrowed by scope and ceiling), so each refusal says why.
       name: 'authority',
       async check({ principal, permission }) {
-        if (permission && !principal.permissions.has(permission)) {
+        if (permission && !agentOf(principal).authority.has(permission)) {
           throw new AgentRefusal('authority', `Missing permission: ${permission}`);
         }
       },

@@ -6,12 +6,29 @@ import {
   dpopRefused,
   type Principal,
 } from '../../kernel/auth/index.js';
+import { permissionRisk } from '../../kernel/authz/catalog.js';
 import { unauthorized } from '../../kernel/http/index.js';
 import type { AgentState, AgentTask } from './model.js';
 import type { AgentStateCache } from './state-cache.js';
 import type { AgentAccessClaims } from './token-mint.js';
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
+
+/**
+ * What the agent may use on this request: its authority, within its task token's scope and its risk ceiling.
+ * Governance judges a route's own permission against each of these separately (so the refusals differ); this set
+ * is what every further check a service makes (`hasPermission`, e.g. a setting tied to a second permission, an
+ * autonomy decision's approver permission) sees, so no second check reaches past the scope or the ceiling.
+ */
+function usablePermissions(state: AgentState, task: AgentTask | undefined): ReadonlySet<string> {
+  const usable = new Set<string>();
+  for (const code of state.authority) {
+    if (task && !task.permissions.includes(code)) continue;
+    if (permissionRisk(code) > state.riskCeiling) continue;
+    usable.add(code);
+  }
+  return usable;
+}
 
 /** What an agent principal carries for governance (`principal.attributes`). */
 export interface AgentAttributes {
@@ -69,8 +86,7 @@ export function createAgentTokenResolver(deps: {
       kind: 'agent',
       tenantId: state.tenantId,
       agentId: state.agentId,
-      // The authority, not yet the task scope: governance applies that, telling the two refusals apart.
-      permissions: state.authority,
+      permissions: usablePermissions(state, claims.task),
       isOwner: false,
       population: null,
       quarantined: state.quarantined,
