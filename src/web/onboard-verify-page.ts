@@ -106,11 +106,12 @@ ${csrf.field(csrfToken)}
     }
     const { attempt, plan, hasSignInMethod } = review;
     if (attempt.status !== 'pending') {
+      // A refused decision keeps its status and says why (a second approval while the first is being completed).
       return sendPage(
         reply,
-        200,
+        status,
         TITLE,
-        paragraph(`This onboarding is ${attempt.status}. You can close this page.`),
+        html`${problem ? errorBox(problem) : ''}${paragraph(`This onboarding is ${attempt.status}. You can close this page.`)}`,
         {},
         { organization: attempt.organizationName },
       );
