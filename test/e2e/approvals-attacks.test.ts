@@ -107,6 +107,37 @@ describe('an approval covers its own agent’s action only', () => {
   });
 });
 
+describe('an approval is spent only by a retry that runs', () => {
+  it('a retry refused by a later check (confidence) or by validation leaves the approval for the retry that runs', async () => {
+    const owner = await signUpOwner(svc.url, 'atkspendlast');
+    const agent = await agentOf(owner, ['members:manage'], { oversight_mode: 'supervised', confidence_floor: 0.5 });
+    const sure = { 'agent-confidence': '0.9' };
+    const domain = domainName('spendlast');
+    const claim = (headers: Record<string, string>) =>
+      request(api('/members/domains'), { token: agent.token, json: { domain }, headers });
+    const id = parkedId(await claim(sure));
+    expect((await decide(owner.token, id, { approve: true })).status).toBe(200);
+    // Confidence is checked after oversight: its refusal must not cost the approval.
+    const unsure = await claim({});
+    expect(unsure.status, unsure.text).toBe(403);
+    expect(unsure.body.detail).toMatch(/confidence/);
+    expect(await statusOf(owner.token, id)).toBe('approved');
+    expect((await claim(sure)).status).toBe(201);
+    expect(await statusOf(owner.token, id)).toBe('consumed');
+    expect(await consumedEvents(id)).toHaveLength(1);
+
+    // A body the route's schema refuses can be parked (governance judges before validation) and approved, but
+    // its retry answers 422 and leaves the approval unspent.
+    const malformed = () =>
+      request(api('/members/domains'), { token: agent.token, json: { domain: 42 }, headers: sure });
+    const bad = parkedId(await malformed());
+    expect((await decide(owner.token, bad, { approve: true })).status).toBe(200);
+    expect((await malformed()).status).toBe(422);
+    expect(await statusOf(owner.token, bad)).toBe('approved');
+    expect(await consumedEvents(bad)).toHaveLength(0);
+  });
+});
+
 describe('one action under JCS (RFC 8785)', () => {
   const killSwitch = (token: string, body: string) => request(api('/autonomy/kill-switch'), { token, body });
 

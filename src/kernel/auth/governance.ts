@@ -27,7 +27,16 @@ export interface GovernanceCheck {
   check(action: GovernedAction): Promise<void>;
 }
 
-export type Governance = { forAgents(action: GovernedAction): Promise<void> };
+export interface Governance {
+  forAgents(action: GovernedAction): Promise<void>;
+  /**
+   * Spends what `forAgents` found for an admitted action and keeps for last, a person's approval of it, once the
+   * request is known valid: the guard calls it after the route's validation, in-process callers (the MCP server)
+   * once they checked the arguments. Refuses like `forAgents` when it cannot (a concurrent identical retry spent the
+   * approval first). A request refused in between (a 422) leaves the approval for the retry that runs.
+   */
+  afterValidation(request: FastifyRequest): Promise<void>;
+}
 
 /** What `runChecks` tells its caller about a refusal before passing it on: which check refused, and why. */
 export type RefusalListener = (refusal: { check: string; error: unknown }, action: GovernedAction) => Promise<void>;

@@ -53,6 +53,7 @@ async function build(env: Record<string, string> = {}, governance?: Governance) 
 function recordingGovernance(refuse?: (action: GovernedAction) => HttpError | undefined) {
   const asked: Array<Omit<GovernedAction, 'request'> & { route: string | undefined }> = [];
   const governance: Governance = {
+    async afterValidation() {},
     async forAgents(action) {
       asked.push({
         principal: action.principal,

@@ -183,6 +183,12 @@ export function registerGuard(
       throw forbidden(`Missing permission: ${config.permission}`);
     }
   });
+
+  // A person's approval of an agent's action is spent only now, after the route's validation: governance judged the
+  // request before it, and a body the route refuses (422) must leave the approval for the retry that runs.
+  app.addHook('preHandler', async (request) => {
+    if (request.principal?.kind === 'agent' && deps.governance) await deps.governance.afterValidation(request);
+  });
 }
 
 /** The principal of a route whose policy is not public (the guard has resolved it). */

@@ -8,13 +8,14 @@ import {
   runChecks,
 } from '../../kernel/auth/index.js';
 import { permissionRisk } from '../../kernel/authz/catalog.js';
+import type { Action } from '../../kernel/authz/fingerprint.js';
 import type { PlanCode } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Transactions, Tx } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { HttpError } from '../../kernel/http/index.js';
 import { type Limiter, type LimitPolicy, rateLimitHeaders } from '../../kernel/limits/index.js';
-import { parkAction } from '../approvals/index.js';
+import { parkAction, spendApproval } from '../approvals/index.js';
 import { createBreaker, REFUSAL_ALLOWANCE } from './breaker.js';
 import { engageKillSwitch } from './kill-switch.js';
 import type { AgentState, AgentTask } from './model.js';
@@ -116,6 +117,17 @@ const taskOf = (principal: Principal) => principal.attributes.task as AgentTask 
 
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? request.url;
 
+/**
+ * The route call an approval binds to (ARCHITECTURE.md "One action fingerprint"), as governance judged it: a copy,
+ * since the route's validation fills in defaults in place before the approval is spent.
+ */
+const boundAction = (request: FastifyRequest): Action => ({
+  method: request.method,
+  route: routeOf(request),
+  params: structuredClone(request.params),
+  body: structuredClone(request.body),
+});
+
 export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
   const { transactions, events, clock, limiter } = deps;
   const breaker = createBreaker(limiter);
@@ -128,6 +140,39 @@ export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
     }
     return spent;
   };
+
+  /** Approvals found by the oversight check, spent by `afterValidation` once every check passed. */
+  const approvedBy = new WeakMap<
+    FastifyRequest,
+    { action: GovernedAction; bound: Action; approvalRequestId: string }
+  >();
+
+  /** The action's ask (Part B 4.3): approved, denied, or pending (reused or created). */
+  function park({ principal, permission }: GovernedAction, bound: Action) {
+    const agent = agentOf(principal);
+    return transactions.tenant(agent.tenantId, (tx) =>
+      parkAction(
+        tx,
+        { events, clock },
+        {
+          tenantId: agent.tenantId,
+          agentId: agent.agentId,
+          action: bound,
+          requiredPermission: permission ?? null,
+          justification: taskOf(principal)?.task ?? null,
+        },
+      ),
+    );
+  }
+
+  function parkedRefusal(parked: { outcome: string; approvalRequestId: string }): AgentRefusal {
+    const extra = { approval_request_id: parked.approvalRequestId };
+    if (parked.outcome === 'denied')
+      return new AgentRefusal('approval_denied', 'A person denied this action', { extra });
+    return new AgentRefusal('awaiting_approval', 'This action awaits a person’s approval; retry it once decided', {
+      extra,
+    });
+  }
 
   /** Stops the agent: kill switch engaged with no person named, and one critical detection per trip. */
   async function tripBreaker(tx: Tx, agent: AgentState, reason: string): Promise<void> {
@@ -190,7 +235,8 @@ export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
     {
       // A supervised agent's state-changing action waits for a person (Part B 4.3); reads go ahead.
       name: 'oversight',
-      async check({ request, principal, permission, readOnly }) {
+      async check(action) {
+        const { request, principal, readOnly } = action;
         const agent = agentOf(principal);
         if (readOnly || agent.oversightMode !== 'supervised') return;
         if (!deps.config.flags.agentApprovalsEnabled) {
@@ -199,27 +245,14 @@ export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
             'This agent is supervised: its changes need a person’s approval, and approvals are not enabled on this deployment',
           );
         }
-        const parked = await transactions.tenant(agent.tenantId, (tx) =>
-          parkAction(
-            tx,
-            { events, clock },
-            {
-              tenantId: agent.tenantId,
-              agentId: agent.agentId,
-              action: { method: request.method, route: routeOf(request), params: request.params, body: request.body },
-              requiredPermission: permission ?? null,
-              justification: taskOf(principal)?.task ?? null,
-            },
-          ),
-        );
-        if (parked.outcome === 'approved') return;
-        const extra = { approval_request_id: parked.approvalRequestId };
-        if (parked.outcome === 'denied') {
-          throw new AgentRefusal('approval_denied', 'A person denied this action', { extra });
+        const bound = boundAction(request);
+        const parked = await park(action, bound);
+        // Approved: spent last, by `afterValidation`, so a later refusal (or the route's 422) leaves it unspent.
+        if (parked.outcome === 'approved') {
+          approvedBy.set(request, { action, bound, approvalRequestId: parked.approvalRequestId });
+          return;
         }
-        throw new AgentRefusal('awaiting_approval', 'This action awaits a person’s approval; retry it once decided', {
-          extra,
-        });
+        throw parkedRefusal(parked);
       },
     },
     {
@@ -355,7 +388,31 @@ export function createAgentGovernance(deps: AgentGovernanceDeps): Governance {
   return {
     async forAgents(action) {
       await runChecks(checks, action, onRefusal);
-      spentBy.delete(action.request);
+      // What was spent stays known until the approval is spent too: losing it gives them back.
+      if (!approvedBy.has(action.request)) spentBy.delete(action.request);
+    },
+
+    async afterValidation(request) {
+      const approved = approvedBy.get(request);
+      if (!approved) return;
+      approvedBy.delete(request);
+      const { action, bound, approvalRequestId } = approved;
+      const agent = agentOf(action.principal);
+      const spent = await transactions.tenant(agent.tenantId, (tx) =>
+        spendApproval(
+          tx,
+          { events, clock },
+          { tenantId: agent.tenantId, agentId: agent.agentId, approvalRequestId, action: bound },
+        ),
+      );
+      if (spent) {
+        spentBy.delete(request);
+        return;
+      }
+      // A concurrent identical retry spent it first (or it expired meanwhile): this one is parked anew.
+      const error = parkedRefusal(await park(action, bound));
+      await onRefusal({ check: 'oversight', error }, action);
+      throw error;
     },
   };
 }

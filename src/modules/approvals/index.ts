@@ -1,6 +1,6 @@
 export { registerContentApprovalRoutes } from './content-routes.js';
 export type { ApprovalsDeps } from './deps.js';
-export { type ParkOutcome, type ParkRequest, parkAction } from './park.js';
+export { type ParkOutcome, type ParkRequest, parkAction, spendApproval } from './park.js';
 export { approvalsPersonalData } from './personal-data.js';
 export { registerApprovalRoutes } from './routes.js';
 export {

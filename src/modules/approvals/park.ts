@@ -24,15 +24,18 @@ export interface ParkRequest {
 export type ParkOutcome =
   /** Waiting for a person: a new ask, or the identical one already pending (`created` false). */
   | { outcome: 'pending'; approvalRequestId: string; created: boolean }
-  /** A person approved this exact action; the ask is spent now and the action goes ahead. */
+  /**
+   * A person approved this exact action. Nothing is spent yet: the caller spends it with `spendApproval` once every
+   * other check passed and the request is known valid, so a refusal after this leaves the approval for the retry.
+   */
   | { outcome: 'approved'; approvalRequestId: string }
   /** A person denied this exact action within the last hour. */
   | { outcome: 'denied'; approvalRequestId: string };
 
 /**
  * A supervised agent's state-changing action meets oversight (Part B 4.2, 4.3): an approved ask for the same
- * action is spent (single use), a recent denial is repeated, a pending ask is reused, else a pending ask is
- * created. Runs in the caller's transaction; concurrent identical calls queue on the ask's lock.
+ * action is found (spent later, by `spendApproval`), a recent denial is repeated, a pending ask is reused, else a
+ * pending ask is created. Runs in the caller's transaction; concurrent identical calls queue on the ask's lock.
  */
 export async function parkAction(
   tx: Tx,
@@ -51,16 +54,7 @@ export async function parkAction(
     now,
     deniedSince: new Date(now.getTime() - DENIAL_REPEAT_MS),
   });
-  if (live?.status === 'approved' && (await store.consumeApproved(tx, tenantId, live.id, now))) {
-    await deps.events.emit(tx, {
-      tenantId,
-      actor,
-      category: 'agent',
-      action: 'approval.consumed',
-      data: { approval_request_id: live.id, agent_id: agentId, fingerprint },
-    });
-    return { outcome: 'approved', approvalRequestId: live.id };
-  }
+  if (live?.status === 'approved') return { outcome: 'approved', approvalRequestId: live.id };
   if (live?.status === 'denied') return { outcome: 'denied', approvalRequestId: live.id };
   if (live?.status === 'pending') return { outcome: 'pending', approvalRequestId: live.id, created: false };
   const id = newId();
@@ -97,4 +91,25 @@ export async function parkAction(
     },
   });
   return { outcome: 'pending', approvalRequestId: id, created: true };
+}
+
+/**
+ * Spends the approval `parkAction` found, in one statement (single use): false when a concurrent identical retry
+ * spent it first, or it expired meanwhile; then the action is parked again.
+ */
+export async function spendApproval(
+  tx: Tx,
+  deps: { events: Events; clock: Clock },
+  spend: { tenantId: string; agentId: string; approvalRequestId: string; action: Action },
+): Promise<boolean> {
+  const { tenantId, agentId, approvalRequestId } = spend;
+  if (!(await store.consumeApproved(tx, tenantId, approvalRequestId, deps.clock.now()))) return false;
+  await deps.events.emit(tx, {
+    tenantId,
+    actor: { id: agentId, type: 'agent' },
+    category: 'agent',
+    action: 'approval.consumed',
+    data: { approval_request_id: approvalRequestId, agent_id: agentId, fingerprint: actionFingerprint(spend.action) },
+  });
+  return true;
 }

@@ -110,13 +110,11 @@ export function createToolCalls(deps: McpDeps) {
     args: Record<string, unknown>,
     mode: { readOnly: boolean; dryRun?: boolean },
   ): Promise<CallToolResult | null> {
+    const action = toolAction(request, tool, args);
     try {
-      await deps.governance.forAgents({
-        request: toolAction(request, tool, args),
-        principal,
-        permission: tool.permission,
-        ...mode,
-      });
+      await deps.governance.forAgents({ request: action, principal, permission: tool.permission, ...mode });
+      // The arguments were checked against the tool's schema before: an approval of the call is spent now.
+      await deps.governance.afterValidation(action);
       return null;
     } catch (error) {
       const reason = (error as { reason?: unknown }).reason;

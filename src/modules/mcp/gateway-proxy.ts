@@ -172,12 +172,9 @@ export function createGatewayProxy(
       }
     }
     await spendCaps(server);
-    await governance.forAgents({
-      request: governed(request, server.name, message),
-      principal,
-      permission: undefined,
-      readOnly: !isCall,
-    });
+    const action = governed(request, server.name, message);
+    await governance.forAgents({ request: action, principal, permission: undefined, readOnly: !isCall });
+    await governance.afterValidation(action);
 
     let answer: Record<string, unknown>;
     try {
