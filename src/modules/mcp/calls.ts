@@ -52,7 +52,7 @@ export function reaches(principal: Principal, tool: Tool): boolean {
   return principal.permissions.has(tool.permission) && (!task || task.permissions.includes(tool.permission));
 }
 
-/** Whether the tool is listed to the agent: its authority and task scope reach it (the ceiling judges calls). */
+/** Whether the tool is listed to the agent: its usable permissions (authority within scope and ceiling) reach it. */
 export function listed(principal: Principal, tool: Tool): boolean {
   const task = principal.attributes.task as AgentTask | undefined;
   if (!tool.permission) return true;
