@@ -138,6 +138,20 @@ describe('an approval is spent only by a retry that runs', () => {
   });
 });
 
+describe('list cursors', () => {
+  it('a cursor carrying an instant the database cannot compare is 422, not a failed statement', async () => {
+    const owner = await signUpOwner(svc.url, 'atkcursor');
+    for (const instant of ['2026-02-30T00:00:00.000Z', '0000-06-01T00:00:00.000Z', '2026-06-30T23:59:60.000Z']) {
+      const cursor = Buffer.from(JSON.stringify([instant, newId()])).toString('base64url');
+      const res = await request(api(`/approvals?cursor=${cursor}`), { token: owner.token });
+      expect(res.status, `${instant}: ${res.text}`).toBe(422);
+      expect(res.body.detail).toBe('cursor: is not a cursor this list answered');
+    }
+    const real = Buffer.from(JSON.stringify(['2024-02-29T00:00:00.000Z', newId()])).toString('base64url');
+    expect((await request(api(`/approvals?cursor=${real}`), { token: owner.token })).status).toBe(200);
+  });
+});
+
 describe('one action under JCS (RFC 8785)', () => {
   const killSwitch = (token: string, body: string) => request(api('/autonomy/kill-switch'), { token, body });
 
