@@ -69,10 +69,13 @@ function checkPoints(points: number): void {
     throw new Error(`limit points must be a positive integer, got ${points}`);
 }
 
-/** Keys are often e-mail addresses or IPs: the store sees only their digest, of fixed length. */
-function storeKey(key: string): string {
-  return hash('sha256', key, 'base64url');
-}
+/**
+ * Keys are often e-mail addresses or IPs: a shared store (Redis) sees only their digest, of fixed length. The
+ * process's own memory holds them as they are: it already holds every request's addresses, and hashing was the
+ * largest cost of a memory-store call.
+ */
+const digestKey = (key: string): string => hash('sha256', key, 'base64url');
+const plainKey = (key: string): string => key;
 
 function decide(policy: LimitPolicy, res: RateLimiterRes, allowed: boolean): LimitDecision {
   const resetSeconds = Math.max(0, Math.ceil(res.msBeforeNext / 1000));
@@ -137,6 +140,7 @@ export function createLimiter(options: LimiterOptions = {}): Limiter {
         commandTimeout: STORE_TIMEOUT_MS,
       })
     : undefined;
+  const storeKey = client ? digestKey : plainKey;
   let degraded = false;
   let closed = false;
 
