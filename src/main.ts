@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Command } from 'commander';
 import { buildApp, createDeps, type Deps } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -16,6 +14,7 @@ import {
 import { databaseChecks, failure, formatChecks, serviceChecks } from './doctor.js';
 import { DataDirLockedError } from './kernel/db/data-dir-lock.js';
 import { openDatabase } from './kernel/db/index.js';
+import { openApiDocument } from './openapi.js';
 import { bootstrapFromEnvironment, runOperatorCommand } from './operator-commands.js';
 import { startWorkers } from './workers.js';
 
@@ -227,21 +226,9 @@ program
   .description('Write the OpenAPI document without serving')
   .option('--out <file>', 'write to this file instead of standard output')
   .action(async (options: { out?: string }) => {
-    // An in-memory database: the document needs the routes, not data.
-    const config = { ...configOrExit(), databaseUrl: undefined, databaseSchema: 'public', logLevel: 'silent' };
-    config.secretKey = randomBytes(32);
-    const pglite = new PGlite();
-    const deps = await createDeps(config, { pglite });
-    try {
-      const app = await buildApp(deps);
-      const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;
-      await app.close();
-      if (options.out) writeFileSync(options.out, document);
-      else process.stdout.write(document);
-    } finally {
-      await deps.close();
-      await pglite.close();
-    }
+    const document = `${JSON.stringify(await openApiDocument(configOrExit()), null, 2)}\n`;
+    if (options.out) writeFileSync(options.out, document);
+    else process.stdout.write(document);
   });
 
 program.parseAsync().catch((error: unknown) => {

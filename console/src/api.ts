@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { paths } from './api-schema';
 import { currentTokens, renew } from './auth';
 
 /**
@@ -116,3 +117,21 @@ export function useApi<T>(path: string | null, query?: ApiOptions['query']): Api
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { data, error, loading, reload };
 }
+
+// The API's shapes, generated from the service's OpenAPI document (api-schema.d.ts, `npm run console:api-types`):
+// a screen names what a route answers or takes instead of restating it, so it cannot drift from the route.
+
+type ApiPaths = { [P in keyof paths as P extends `${typeof BASE}${infer Rest}` ? Rest : never]: paths[P] };
+/** A route's path as the console calls it (after `/api/v1`), in its template form: `/tenants/api-keys/{id}/revoke`. */
+export type ApiPath = keyof ApiPaths;
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Operation<P extends ApiPath, M extends Method> = Exclude<ApiPaths[P][M], undefined>;
+type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
+
+/** The JSON a route answers with `status` (200 unless named): `Answer<'/tenants/api-keys'>`. */
+export type Answer<P extends ApiPath, M extends Method = 'get', S extends number = 200> =
+  Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? Json<R[S]> : never) : never;
+
+/** The JSON body a route takes: `Body<'/tenants/api-keys', 'post'>`. */
+export type Body<P extends ApiPath, M extends Method> =
+  Operation<P, M> extends { requestBody?: infer B } ? Json<Exclude<B, undefined>> : never;

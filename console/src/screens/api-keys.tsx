@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import {
@@ -18,27 +18,10 @@ import {
 import { ChoiceGroup, checkedOf, useQuestionInput, when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/api-keys.md: the key view (never the key itself). */
-interface KeyView {
-  id: string;
-  label: string;
-  scopes: string[];
-  display_handle: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  revoked: boolean;
-  revoked_at: string | null;
-  reason: string | null;
-  rotated_from_id: string | null;
-}
-type IssuedKey = KeyView & { key: string };
-interface Usage {
-  period: string;
-  total: number;
-  quota: number | null;
-  rows: { api_key_id: string; label: string | null; display_handle: string | null; calls: number }[];
-}
+/** docs/api-keys.md: the key view (never the key itself), and the key as issued (shown once). */
+type KeyView = Answer<'/tenants/api-keys'>[number];
+type IssuedKey = Answer<'/tenants/api-keys', 'post', 201>;
+type Usage = Answer<'/tenants/api-keys/usage'>;
 
 const BASE = '/tenants/api-keys';
 
