@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { ApiError, api } from './api';
+import { type Answer, ApiError, api } from './api';
 import { completeSignIn, currentOrganization, currentTokens, onTokensChange } from './auth';
 import { navigate, useRoute } from './router';
 import { allScreens } from './screens';
@@ -48,7 +48,7 @@ function SignedIn() {
     (async () => {
       const [me, granted] = await Promise.all([
         api<Me>('GET', '/me'),
-        api<{ is_owner: boolean; permissions: string[] }>('GET', '/me/permissions'),
+        api<Answer<'/me/permissions'>>('GET', '/me/permissions'),
       ]);
       let isPlatformOperator = false;
       if (granted.permissions.includes('operator:read')) {

@@ -1,16 +1,9 @@
 import { createContext, useContext } from 'react';
+import type { Answer } from './api';
 import { signOut } from './auth';
 
-/** GET /api/v1/me. */
-export interface Me {
-  user_id: string;
-  tenant_id: string;
-  role: string;
-  is_owner: boolean;
-  tenant_isolation: string;
-  population: 'workforce' | 'customer';
-  email_verified: boolean;
-}
+/** GET /api/v1/me: who is signed in, to which organization, with which role. */
+export type Me = Answer<'/me'>;
 
 export interface Session {
   me: Me;

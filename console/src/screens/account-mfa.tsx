@@ -1,19 +1,13 @@
 import { useState } from 'react';
-import { ApiError, api } from '../api';
+import { type Answer, ApiError, api } from '../api';
 import { ConfirmButton, ErrorBanner, Field, Form, Loading, Notice, SecretOnce } from '../ui';
 
-export interface MfaStatus {
-  mfa_enabled: boolean;
-  mfa_verified: boolean;
-  mfa_verified_at: string | null;
-  recovery_codes_remaining: number;
-  enrollment_pending: boolean;
-}
-interface Setup {
-  secret: string;
-  provisioning_uri: string;
-  recovery_codes: string[];
-}
+/** GET /api/v1/mfa/status: whether TOTP is on and how many recovery codes are left. */
+export type MfaStatus = Answer<'/mfa/status'>;
+/** POST /api/v1/mfa/setup: the TOTP secret to enroll and the first recovery codes. */
+type Setup = Answer<'/mfa/setup', 'post'>;
+/** POST /api/v1/mfa/recovery-codes/regenerate. */
+type RegeneratedCodes = Answer<'/mfa/recovery-codes/regenerate', 'post'>;
 
 /**
  * The MFA routes answer a wrong code (or password) with 400 and a spent budget with 429, not a 422 naming the
@@ -149,7 +143,7 @@ export function MfaManagement(props: {
             submitLabel="Replace recovery codes"
             onSubmit={async (values) => {
               setDone('');
-              const answer = await aimedAt<{ recovery_codes: string[] }>(
+              const answer = await aimedAt<RegeneratedCodes>(
                 'code',
                 api('POST', '/mfa/recovery-codes/regenerate', { code: (values.code ?? '').trim() }),
               );

@@ -1,42 +1,19 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { browserSessionId } from '../auth';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import { aimedAt, MfaManagement, type MfaStatus } from './account-mfa';
 import type { ScreenDef } from './types';
 
-interface Profile {
-  email: string;
-  name: string | null;
-  given_name: string | null;
-  family_name: string | null;
-  picture: string | null;
-  editable: boolean;
-}
-interface SessionRow {
-  session_id: string;
-  current: boolean;
-  created_at: string;
-  last_used_at: string;
-  expires_at: string;
-  user_agent: string | null;
-  methods: string[];
-  application: { client_id: string; name: string } | null;
-}
-interface Passkey {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-  backed_up: boolean;
-}
-interface ConnectedApp {
-  client_id: string;
-  name: string;
-  scopes: string[];
-  granted_at: string;
-}
+/** GET /api/v1/me/profile. */
+type Profile = Answer<'/me/profile'>;
+/** GET /api/v1/me/sessions: one of the person's sessions. */
+type SessionRow = Answer<'/me/sessions'>['sessions'][number];
+/** GET /api/v1/webauthn/credentials: one of the person's passkeys. */
+type Passkey = Answer<'/webauthn/credentials'>[number];
+/** GET /api/v1/me/connected-apps: one application the person has granted access. */
+type ConnectedApp = Answer<'/me/connected-apps'>['connected_apps'][number];
 
 export const when = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
@@ -96,7 +73,7 @@ function ProfileSection() {
 }
 
 function SessionsSection() {
-  const sessions = useApi<{ sessions: SessionRow[] }>('/me/sessions');
+  const sessions = useApi<Answer<'/me/sessions'>>('/me/sessions');
   const browserSession = browserSessionId();
   const ownSession = (row: SessionRow) => row.current || row.session_id === browserSession;
   return (
@@ -237,7 +214,7 @@ function SecuritySection() {
 }
 
 function ConnectedAppsSection() {
-  const apps = useApi<{ connected_apps: ConnectedApp[] }>('/me/connected-apps');
+  const apps = useApi<Answer<'/me/connected-apps'>>('/me/connected-apps');
   return (
     <Section title="Connected apps">
       <DataTable<ConnectedApp>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Loading, Notice, Page, SecretOnce, Section } from '../ui';
@@ -15,13 +15,10 @@ import {
   when,
 } from '../ui/agents-kit';
 
-/** POST /agents/{id}/rotate-credential */
-interface Rotated {
-  agent_id: string;
-  credential: string;
-  credential_prefix: string;
-  credential_issued_at: string;
-}
+/** POST /agents/{agent_id}/rotate-credential: the new credential, shown once. */
+type Rotated = Answer<'/agents/{agent_id}/rotate-credential', 'post'>;
+/** POST /agents/{agent_id}/kill-switch: the agent after the change. */
+type KillSwitchChanged = Answer<'/agents/{agent_id}/kill-switch', 'post'>;
 
 function KillSwitch(props: { agent: Agent; onChange: (agent: Agent) => void }) {
   const session = useSession();
@@ -58,7 +55,7 @@ function KillSwitch(props: { agent: Agent; onChange: (agent: Agent) => void }) {
           danger
           onSubmit={async (values) => {
             props.onChange(
-              await api<Agent>('POST', `/agents/${agent.agent_id}/kill-switch`, {
+              await api<KillSwitchChanged>('POST', `/agents/${agent.agent_id}/kill-switch`, {
                 engaged: true,
                 reason: values.reason,
               }),
@@ -81,7 +78,9 @@ function KillSwitch(props: { agent: Agent; onChange: (agent: Agent) => void }) {
             question={`Release the kill switch of ${agent.name}? Its tokens work again at once and its blast-radius breaker starts a fresh hour.`}
             confirmLabel="Release"
             onConfirm={async () => {
-              props.onChange(await api<Agent>('POST', `/agents/${agent.agent_id}/kill-switch`, { engaged: false }));
+              props.onChange(
+                await api<KillSwitchChanged>('POST', `/agents/${agent.agent_id}/kill-switch`, { engaged: false }),
+              );
             }}
           />
         </div>
@@ -121,7 +120,7 @@ function Governance(props: { agent: Agent; onChange: (agent: Agent) => void }) {
             setSaved(false);
             const budget = numberOrUndefined(values.write_budget_per_hour);
             props.onChange(
-              await api<Agent>('PATCH', `/agents/${agent.agent_id}`, {
+              await api<Answer<'/agents/{agent_id}', 'patch'>>('PATCH', `/agents/${agent.agent_id}`, {
                 name: values.name,
                 description: values.description === '' ? null : values.description,
                 oversight_mode: values.oversight_mode,
@@ -265,7 +264,8 @@ function Delegations(props: { agent: AgentDetail; reload: () => void }) {
 
 function Lifecycle(props: { agent: Agent; onChange: (agent: Agent) => void; onRotated: (r: Rotated) => void }) {
   const { agent } = props;
-  const post = (verb: string) => api<Agent>('POST', `/agents/${agent.agent_id}/${verb}`);
+  const post = (verb: 'suspend' | 'resume' | 'retire') =>
+    api<Answer<`/agents/{agent_id}/${typeof verb}`, 'post'>>('POST', `/agents/${agent.agent_id}/${verb}`);
   return (
     <div className="actions-row">
       {agent.status === 'active' && (

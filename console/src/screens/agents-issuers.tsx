@@ -1,28 +1,15 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import { type Agent, StateTag, when } from '../ui/agents-kit';
 import type { ScreenDef } from './types';
 
-/** GET /agents/issuers (src/modules/agents/federation-routes.ts): each issuer with its bindings. */
-interface Binding {
-  binding_id: string;
-  agent_id: string;
-  claims: Record<string, string>;
-  created_at: string;
-}
-interface Issuer {
-  id: string;
-  issuer: string;
-  jwks_uri: string;
-  profile: 'generic' | 'github-actions' | 'gitlab-ci' | 'kubernetes';
-  claim_schema: string[];
-  enabled: boolean;
-  name: string | null;
-  created_at: string;
-  bindings: Binding[];
-}
+/** GET /agents/issuers: one trusted issuer with its bindings. */
+type Issuer = Answer<'/agents/issuers'>[number];
+type Binding = Issuer['bindings'][number];
+/** POST /agents/issuers: the issuer just trusted (no bindings yet). */
+type TrustedIssuer = Answer<'/agents/issuers', 'post', 201>;
 
 const PROFILES = [
   { value: 'generic', label: 'Any OpenID Connect issuer' },
@@ -31,14 +18,14 @@ const PROFILES = [
   { value: 'kubernetes', label: 'Kubernetes service accounts' },
 ];
 
-function RegisterIssuer(props: { onDone: (issuer: Issuer) => void; onCancel: () => void }) {
+function RegisterIssuer(props: { onDone: (issuer: TrustedIssuer) => void; onCancel: () => void }) {
   return (
     <Section title="Trust an issuer">
       <Form
         label="Trust an issuer"
         submitLabel="Trust issuer"
         onSubmit={async (values) => {
-          const issuer = await api<Issuer>('POST', '/agents/issuers', {
+          const issuer = await api<TrustedIssuer>('POST', '/agents/issuers', {
             issuer: values.issuer,
             profile: values.profile,
             ...(values.jwks_uri ? { jwks_uri: values.jwks_uri } : {}),
@@ -221,8 +208,8 @@ function IssuerCard(props: { issuer: Issuer; agents: Agent[]; reload: () => void
 
 function Issuers() {
   const session = useSession();
-  const issuers = useApi<Issuer[]>('/agents/issuers');
-  const agents = useApi<{ agents: Agent[] }>('/agents', { limit: 500 });
+  const issuers = useApi<Answer<'/agents/issuers'>>('/agents/issuers');
+  const agents = useApi<Answer<'/agents'>>('/agents', { limit: 500 });
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<string | undefined>(undefined);
   return (

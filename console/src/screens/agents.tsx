@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, Field, FilterSelect, Form, Page, SecretOnce, Section } from '../ui';
@@ -9,7 +9,7 @@ import { issuerScreens } from './agents-issuers';
 import type { ScreenDef } from './types';
 
 /** POST /agents answers the record plus its credential, once. */
-type Registered = Agent & { credential: string };
+type Registered = Answer<'/agents', 'post', 201>;
 
 const OVERSIGHT_OPTIONS = [
   { value: 'autonomous', label: 'Autonomous: acts within its delegations' },
@@ -62,7 +62,7 @@ function RegisterAgent(props: { onRegistered: (agent: Registered) => void; onCan
 
 function MyDelegations() {
   const session = useSession();
-  const mine = useApi<{ delegations: MyDelegation[] }>('/me/agents');
+  const mine = useApi<Answer<'/me/agents'>>('/me/agents');
   return (
     <Section title="Delegations you granted">
       <DataTable<MyDelegation>
@@ -117,7 +117,7 @@ function AgentList() {
   const [status] = useQueryState('status');
   const [after, setAfter] = useQueryState('after');
   // The API pages by cursor, newest first; one page of up to 500 is paged and filtered here, older pages by link.
-  const agents = useApi<{ agents: Agent[]; next_cursor: string | null }>('/agents', { limit: 500, cursor: after });
+  const agents = useApi<Answer<'/agents'>>('/agents', { limit: 500, cursor: after });
   const [registering, setRegistering] = useState(false);
   const [registered, setRegistered] = useState<Registered | undefined>(undefined);
   const rows = agents.data?.agents.filter((agent) =>

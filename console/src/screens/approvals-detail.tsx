@@ -1,11 +1,15 @@
 import { useId, useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { DataTable, ErrorBanner, Loading, Notice, Page, Section } from '../ui';
 import { type Approval, StateTag, useNames, when } from '../ui/agents-kit';
 
-type Decision = NonNullable<Approval['decisions']>[number];
+/** GET /approvals/{id}: the ask with each decision recorded on it. */
+type ApprovalDetail = Answer<'/approvals/{id}'>;
+type Decision = ApprovalDetail['decisions'][number];
+/** POST /approvals/{id}/decide: the ask after this decision. */
+type Decided = Answer<'/approvals/{id}/decide', 'post'>;
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -72,7 +76,7 @@ function BoundAction(props: { ask: Approval }) {
 }
 
 /** Approve or deny with a reason; break-glass for an owner where two approvers are required. */
-function Decide(props: { ask: Approval; onDecided: (ask: Approval) => void }) {
+function Decide(props: { ask: Approval; onDecided: (ask: Decided) => void }) {
   const session = useSession();
   const { ask } = props;
   const id = useId();
@@ -87,7 +91,7 @@ function Decide(props: { ask: Approval; onDecided: (ask: Approval) => void }) {
     setError(undefined);
     try {
       props.onDecided(
-        await api<Approval>('POST', `/approvals/${ask.id}/decide`, {
+        await api<Decided>('POST', `/approvals/${ask.id}/decide`, {
           approve,
           ...(reason.trim() ? { reason } : {}),
           ...(breakGlass ? { break_glass: true } : {}),
@@ -153,7 +157,7 @@ function Decide(props: { ask: Approval; onDecided: (ask: Approval) => void }) {
 export function ApprovalDetailScreen(props: { approvalId: string }) {
   const session = useSession();
   const names = useNames();
-  const detail = useApi<Approval>(`/approvals/${encodeURIComponent(props.approvalId)}`);
+  const detail = useApi<ApprovalDetail>(`/approvals/${encodeURIComponent(props.approvalId)}`);
   const [decided, setDecided] = useState<string | undefined>(undefined);
   const ask = detail.data;
 
@@ -167,7 +171,7 @@ export function ApprovalDetailScreen(props: { approvalId: string }) {
       </Page>
     );
   }
-  const mine = ask.decisions?.some((d) => d.decided_by === session.me.user_id);
+  const mine = ask.decisions.some((d) => d.decided_by === session.me.user_id);
   const holdsAsked = ask.required_permission === null || session.can(ask.required_permission);
   const mayDecide = session.can('agents:approvals:decide') && holdsAsked;
   return (

@@ -1,12 +1,13 @@
-import { useApi } from '../api';
+import { type Answer, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
 import { BarChart, DataTable, EmptyState, ErrorBanner, FilterSelect, Loading, Page, Section } from '../ui';
-import { type Agent, type Approval, StateTag, useNames, when } from '../ui/agents-kit';
+import { type Approval, StateTag, useNames, when } from '../ui/agents-kit';
 import { ApprovalDetailScreen } from './approvals-detail';
 import type { ScreenDef } from './types';
 
-type Queue = { approvals: Approval[]; next_cursor: string | null };
+/** GET /approvals: one page of the queue. */
+type Queue = Answer<'/approvals'>;
 
 /** One line saying what an ask is about: the parked call's method and route, or the content's title. */
 export function askSummary(ask: Approval): string {
@@ -73,7 +74,7 @@ function ApprovalQueue() {
   const [kind] = useQueryState('type');
   const [agentId] = useQueryState('agent');
   const [cursor, setCursor] = useQueryState('cursor');
-  const agents = useApi<{ agents: Agent[] }>(session.can('agents:read') ? '/agents' : null, { limit: 500 });
+  const agents = useApi<Answer<'/agents'>>(session.can('agents:read') ? '/agents' : null, { limit: 500 });
   const queue = useApi<Queue>('/approvals', {
     status: status === 'all' ? undefined : status || 'pending',
     resource_type: kind || undefined,

@@ -1,41 +1,15 @@
-import { useApi } from '../api';
+import { type Answer, useApi } from '../api';
 import { BarChart, ErrorBanner, Loading, Section } from '../ui';
 
 /**
  * The autonomy screen's read-only half: ledger metrics (GET /autonomy/metrics) and each class's graduation
- * against its bar (GET /autonomy/graduation). Field names from src/modules/autonomy/http-schemas.ts.
+ * against its bar (GET /autonomy/graduation).
  */
 
-interface ClassUse {
-  rate_used: number;
-  rate_cap: number;
-  spread_used: number;
-  spread_cap: number;
-}
-export interface Metrics {
-  by_mode: Record<string, number>;
-  execution_latency_seconds: { mean: number | null; p95: number | null; executed_30d: number };
-  unattended_30d: number;
-  classes: Record<string, ClassUse>;
-  pending: { count: number; actionable: number; oldest_age_seconds: number | null };
-}
-interface ClassGraduation {
-  eligible: boolean;
-  bar: number;
-  lower_bound: number;
-  approvals: number;
-  total: number;
-  span_days: number;
-  min_days: number;
-  reversals_recent: number;
-  catalogue: string[];
-  unmet: string[];
-  approvals_needed: number | null;
-}
-interface GraduationReport {
-  window_days: number;
-  classes: Record<string, ClassGraduation>;
-}
+/** GET /autonomy/metrics */
+export type Metrics = Answer<'/autonomy/metrics'>;
+/** GET /autonomy/graduation */
+type GraduationReport = Answer<'/autonomy/graduation'>;
 
 const seconds = (value: number | null) => (value === null ? '—' : `${Math.round(value * 10) / 10} s`);
 const age = (value: number | null) =>

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link, useQueryState } from '../router';
 import { useSession } from '../session';
 import {
@@ -20,42 +20,15 @@ import type { ScreenDef } from './types';
 
 /**
  * Autonomous response (Part B 4.9, docs/autonomy.md): the decision ledger with adjudication and revert, the
- * autonomy kill switch, metrics and graduation. Shapes from src/modules/autonomy/http-schemas.ts.
+ * autonomy kill switch, metrics and graduation.
  */
 
 const MODES = ['dry_run', 'shadow', 'proposed', 'denied', 'expired', 'executing', 'executed', 'reversed'];
 
-interface Decision {
-  id: string;
-  tenant_id: string;
-  detection_id: string;
-  effect: string;
-  rule_id: string;
-  action_id: string;
-  blast_class: string;
-  target_id: string;
-  mode: string;
-  level: string;
-  adjudication: 'none' | 'pending' | 'approved' | 'denied' | 'automatic';
-  decided_by: string | null;
-  decision_reason: string | null;
-  actionable: boolean;
-  revertible: boolean;
-  unattended: boolean;
-  created_at: string;
-  decided_at: string | null;
-  executed_at: string | null;
-  reverted_at: string | null;
-  revert_reason: string | null;
-}
-interface KillSwitch {
-  engaged: boolean;
-  scope: 'global' | 'tenant';
-  until: string | null;
-  indefinite: boolean;
-  reason: string | null;
-  offered_hours: number[];
-}
+/** GET /autonomy/decisions: one decision of the ledger. */
+type Decision = Answer<'/autonomy/decisions'>['decisions'][number];
+/** GET /autonomy/kill-switch */
+type KillSwitch = Answer<'/autonomy/kill-switch'>;
 
 const awaitingVerdict = (d: Decision) => d.mode === 'proposed' && d.adjudication === 'pending';
 const flags = (d: Decision) =>
@@ -99,7 +72,7 @@ function KillSwitchSection() {
           danger
           onSubmit={async (values) => {
             const hours = values.hours ? Number(values.hours) : undefined;
-            await api<KillSwitch>('POST', '/autonomy/kill-switch', {
+            await api<Answer<'/autonomy/kill-switch', 'post'>>('POST', '/autonomy/kill-switch', {
               enable: true,
               hours,
               reason: values.reason || undefined,
@@ -131,7 +104,7 @@ function KillSwitchSection() {
           confirmLabel="Release"
           danger={false}
           onConfirm={async () => {
-            await api<KillSwitch>('POST', '/autonomy/kill-switch', { enable: false });
+            await api<Answer<'/autonomy/kill-switch', 'post'>>('POST', '/autonomy/kill-switch', { enable: false });
             setDone('Kill switch released.');
             state.reload();
           }}
@@ -154,9 +127,13 @@ function RevertForm(props: { decision: Decision; onDone: (text: string) => void 
         disabled={!reason.trim()}
         question={`Revert "${props.decision.effect}"? The class is held below unattended operation for 30 days.`}
         onConfirm={async () => {
-          const res = await api<{ detail: string }>('POST', `/autonomy/decisions/${props.decision.id}/revert`, {
-            reason: reason.trim(),
-          });
+          const res = await api<Answer<'/autonomy/decisions/{id}/revert', 'post'>>(
+            'POST',
+            `/autonomy/decisions/${props.decision.id}/revert`,
+            {
+              reason: reason.trim(),
+            },
+          );
           props.onDone(res.detail || 'Reverted.');
         }}
       />
@@ -226,7 +203,7 @@ function DecisionPanel(props: { decision: Decision; onChanged: () => void; onClo
           label="Adjudicate this decision"
           submitLabel="Record the verdict"
           onSubmit={async (values) => {
-            const res = await api<{ executed: boolean; outcome: string; reason: string | null }>(
+            const res = await api<Answer<'/autonomy/decisions/{id}/adjudicate', 'post'>>(
               'POST',
               `/autonomy/decisions/${d.id}/adjudicate`,
               { approve: values.approve === 'true', reason: values.reason || undefined },
@@ -254,7 +231,7 @@ function Autonomy() {
   const [mode] = useQueryState('mode');
   const [limit, setLimit] = useQueryState('limit');
   const [selected, setSelected] = useQueryState('decision');
-  const decisions = useApi<{ decisions: Decision[]; viewer_scope: string }>('/autonomy/decisions', {
+  const decisions = useApi<Answer<'/autonomy/decisions'>>('/autonomy/decisions', {
     mode: mode || undefined,
     limit: limit || 50,
   });

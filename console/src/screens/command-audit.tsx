@@ -1,26 +1,16 @@
 import { useState } from 'react';
-import { type ApiError, api, useApi } from '../api';
+import { type Answer, type ApiError, api, useApi } from '../api';
 import { useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
 import { BarChart, DataTable, ErrorBanner, FilterSelect, Loading, Page, Section } from '../ui';
 import { options, Pill, QueryText, queryOf, SEVERITIES, when } from '../ui/command-kit';
 import type { ScreenDef } from './types';
 
-type AuditEntry = {
-  seq: number;
-  tenant_id: string | null;
-  event_id: string;
-  occurred_at: string;
-  actor_id: string;
-  actor_type: string;
-  action: string;
-  outcome: string;
-  compliance_tags: string[];
-  prev_hash: string;
-  entry_hash: string;
-};
-
-type Verification = { verified: boolean; entries: number; broken_seq: number | null };
+/** GET /command/audit: a page of the hash-chained audit log, newest first, and the cursor of the older entries. */
+type AuditPage = Answer<'/command/audit'>;
+type AuditEntry = AuditPage['entries'][number];
+/** GET /command/audit/verify: the whole chain recomputed from genesis. */
+type Verification = Answer<'/command/audit/verify'>;
 
 /** The whole-chain check: the platform operator's alone (the API refuses anyone else with 403). */
 function VerifyChain() {
@@ -76,11 +66,7 @@ function Audit() {
   const { query } = useRoute();
   const [cursor, setCursor] = useQueryState('cursor');
   const filters = queryOf(query, ['action', 'actor_id', 'tenant_id']);
-  const page = useApi<{ entries: AuditEntry[]; next_cursor: string | null }>('/command/audit', {
-    ...filters,
-    cursor,
-    limit: 50,
-  });
+  const page = useApi<AuditPage>('/command/audit', { ...filters, cursor, limit: 50 });
   return (
     <Page title="Audit log" description="The hash-chained audit log: every entry with the controls it evidences.">
       {session.isPlatformOperator && <VerifyChain />}
@@ -155,30 +141,10 @@ function Audit() {
   );
 }
 
-type Gap = { control: string; tag: string; title: string; reasons: string[] };
-type Report = {
-  framework: string;
-  framework_name: string;
-  days: number;
-  readiness_pct: number;
-  controls_total: number;
-  satisfied_count: number;
-  gap_count: number;
-  gaps: Gap[];
-  open_incidents: { count: number };
-  posture: 'strong' | 'needs_attention' | 'at_risk';
-};
-type Evidence = {
-  controls: {
-    id: string;
-    tag: string;
-    title: string;
-    satisfied: boolean;
-    evidence_count: number;
-    samples: { seq: number; entry_hash: string; action: string; occurred_at: string }[];
-    gaps: string[];
-  }[];
-};
+/** GET /command/compliance/report: a framework's readiness, its gaps and the posture. */
+type Report = Answer<'/command/compliance/report'>;
+/** GET /command/compliance/evidence: each control of a framework with the audit entries that evidence it. */
+type Evidence = Answer<'/command/compliance/evidence'>;
 
 const FRAMEWORKS = [
   { value: '', label: 'SOC 2' },
@@ -285,24 +251,14 @@ function Compliance() {
   );
 }
 
-type Finding = {
-  id: string;
-  severity: string;
-  title: string;
-  signal: string;
-  subject: string;
-  count: number;
-  last_seen: string;
-  status: string | null;
-};
+/** GET /command/findings: the analysis of recent events, or the detections still open. */
+type FindingsList = Answer<'/command/findings'>;
+type Finding = FindingsList['findings'][number];
 
 function Findings() {
   const { query } = useRoute();
   const filters = queryOf(query, ['severity', 'source', 'tenant_id']);
-  const list = useApi<{ findings: Finding[]; window_days: number | null }>('/command/findings', {
-    ...filters,
-    limit: 500,
-  });
+  const list = useApi<FindingsList>('/command/findings', { ...filters, limit: 500 });
   const bySeverity = SEVERITIES.map((s) => ({
     label: s,
     value: (list.data?.findings ?? []).filter((f) => f.severity === s).length,

@@ -1,34 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link, navigate, useRoute } from '../router';
 import { useSession } from '../session';
 import { BarChart, DataTable, ErrorBanner, Field, FilterSelect, Form, Notice, Page, Section } from '../ui';
-import { type Detection, type Incident, options, Pill, QueryText, queryOf, SEVERITIES, when } from '../ui/command-kit';
+import { type Detection, options, Pill, QueryText, queryOf, SEVERITIES, when } from '../ui/command-kit';
 import type { ScreenDef } from './types';
 
-type Summary = {
-  days: number;
-  since: string;
-  groups: number;
-  open: number;
-  by_severity: { severity: string; groups: number; open: number; occurrences: number }[];
-  by_rule: {
-    rule_id: string;
-    severity: string;
-    groups: number;
-    open: number;
-    occurrences: number;
-    last_seen: string;
-  }[];
-};
+/** GET /command/detections/summary: detections seen in the last days, by severity and by rule. */
+type Summary = Answer<'/command/detections/summary'>;
 
 /** The assignee picker: the roster's members when the person may read it, else a user id. */
 export function AssigneeField(props: { defaultValue?: string | null }) {
   const session = useSession();
-  const members = useApi<{ user_id: string; email: string; status?: string }[]>(
-    session.can('members:read') ? '/members' : null,
-    { limit: 500 },
-  );
+  const members = useApi<Answer<'/members'>>(session.can('members:read') ? '/members' : null, { limit: 500 });
   if (members.data) {
     return (
       <Field
@@ -69,7 +53,7 @@ function CreateIncident(props: { detections: Detection[]; onCancel: () => void }
           label="Create an incident"
           submitLabel="Open the incident"
           onSubmit={async (values) => {
-            const incident = await api<Incident>('POST', '/command/incidents', {
+            const incident = await api<Answer<'/command/incidents', 'post', 201>>('POST', '/command/incidents', {
               title: values.title,
               severity: values.severity,
               description: values.description || undefined,
@@ -115,7 +99,7 @@ function Settle(props: { detection: Detection; onDone: (d: Detection) => void; o
           label="Settle the detection"
           submitLabel="Save"
           onSubmit={async (values) => {
-            const settled = await api<Detection>(
+            const settled = await api<Answer<'/command/detections/{id}/acknowledge', 'post'>>(
               'POST',
               `/command/detections/${encodeURIComponent(d.id)}/acknowledge`,
               {
@@ -177,8 +161,8 @@ function Detections() {
   const session = useSession();
   const { query } = useRoute();
   const filters = queryOf(query, ['severity', 'rule_id', 'actor_id', 'status', 'tenant_id']);
-  const list = useApi<{ detections: Detection[] }>('/command/detections', { ...filters, limit: 1000 });
-  const incidents = useApi<{ incidents: Incident[] }>('/command/incidents', { limit: 1000 });
+  const list = useApi<Answer<'/command/detections'>>('/command/detections', { ...filters, limit: 1000 });
+  const incidents = useApi<Answer<'/command/incidents'>>('/command/incidents', { limit: 1000 });
   const incidentOf = (id: string) => incidents.data?.incidents.find((i) => i.detection_ids.includes(id));
   const canOperate = session.can('command:operate');
   const [selected, setSelected] = useState<Set<string>>(new Set());

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link, useRoute } from '../router';
 import { useSession } from '../session';
 import {
@@ -29,13 +29,8 @@ import {
 import { AssigneeField } from './command-detections';
 import type { ScreenDef } from './types';
 
-type Summary = {
-  days: number;
-  total: number;
-  by_status: { status: string; count: number }[];
-  by_severity: { severity: string; count: number }[];
-  unresolved: { count: number; oldest_opened_at: string | null; oldest_age_seconds: number | null };
-};
+/** GET /command/incidents/summary: incidents opened in the last days, and the whole unresolved backlog. */
+type Summary = Answer<'/command/incidents/summary'>;
 
 const STATUSES: IncidentStatus[] = ['open', 'investigating', 'contained', 'resolved', 'closed'];
 
@@ -79,7 +74,7 @@ function IncidentSummary() {
 function IncidentList() {
   const { query } = useRoute();
   const filters = queryOf(query, ['status', 'severity']);
-  const list = useApi<{ incidents: Incident[] }>('/command/incidents', { ...filters, limit: 1000 });
+  const list = useApi<Answer<'/command/incidents'>>('/command/incidents', { ...filters, limit: 1000 });
   return (
     <Page
       title="Incidents"
@@ -136,7 +131,13 @@ function WorkIncident(props: { incident: Incident; onSaved: (i: Incident) => voi
         onSubmit={async (values) => {
           const body = changes(i, values);
           if (Object.keys(body).length === 0) return;
-          props.onSaved(await api<Incident>('PATCH', `/command/incidents/${encodeURIComponent(i.id)}`, body));
+          props.onSaved(
+            await api<Answer<'/command/incidents/{id}', 'patch'>>(
+              'PATCH',
+              `/command/incidents/${encodeURIComponent(i.id)}`,
+              body,
+            ),
+          );
         }}
       >
         <Field
@@ -158,13 +159,11 @@ function WorkIncident(props: { incident: Incident; onSaved: (i: Incident) => voi
 function IncidentDetail(props: { id: string }) {
   const session = useSession();
   // The API has no read of one incident: it is found in the list (newest 1000).
-  const list = useApi<{ incidents: Incident[] }>('/command/incidents', { limit: 1000 });
+  const list = useApi<Answer<'/command/incidents'>>('/command/incidents', { limit: 1000 });
   const [saved, setSaved] = useState<Incident | undefined>(undefined);
   const [version, setVersion] = useState(0);
-  const detections = useApi<{ detections: Detection[] }>('/command/detections', { limit: 1000 });
-  const members = useApi<{ user_id: string; email: string }[]>(session.can('members:read') ? '/members' : null, {
-    limit: 500,
-  });
+  const detections = useApi<Answer<'/command/detections'>>('/command/detections', { limit: 1000 });
+  const members = useApi<Answer<'/members'>>(session.can('members:read') ? '/members' : null, { limit: 500 });
   const person = (id: string | null) => (id ? (members.data?.find((m) => m.user_id === id)?.email ?? id) : 'Nobody');
   const incident = saved ?? list.data?.incidents.find((i) => i.id === props.id);
   if (list.error) return <ErrorBanner error={list.error} />;

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { useApi } from '../api';
+import { type Answer, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
 import { DataTable, ErrorBanner, FilterSelect, LineChart, Page, Section } from '../ui';
@@ -20,7 +20,8 @@ import { detectionScreens } from './command-detections';
 import { incidentScreens } from './command-incidents';
 import type { ScreenDef } from './types';
 
-type EventsPage = { events: EventEnvelope[]; next_cursor: string | null };
+/** GET /command/events: a page of events, newest first, and the cursor of the older ones. */
+type EventsPage = Answer<'/command/events'>;
 
 const PAGE = 50;
 /** The time-range presets of the `range` filter, in hours (`since` is computed from them on each read). */
@@ -203,22 +204,8 @@ function Events() {
   );
 }
 
-type ByActor = {
-  actor_type: string;
-  days: number;
-  since: string;
-  principals: {
-    actor_id: string;
-    total: number;
-    by_outcome: { success: number; failure: number; denied: number };
-    elevated: number;
-    first_seen: string;
-    last_seen: string;
-  }[];
-  total: number;
-  shown: number;
-  hidden: number;
-};
+/** GET /command/events/by-actor: activity per principal over the last days. */
+type ByActor = Answer<'/command/events/by-actor'>;
 
 function EventsByActor() {
   const session = useSession();

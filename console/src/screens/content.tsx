@@ -1,39 +1,17 @@
 import { useEffect, useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import { ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/approvals.md "Earned autonomy" and reversals (Part B 4.3): agent-authored content's evidence. */
-interface TrackRecord {
-  agent_id: string;
-  decided: number;
-  approvals: number;
-  denials: number;
-  approval_rate: number | null;
-  lower_bound: number;
-  bar: number;
-  min_decided: number;
-  confidence: number;
-  reversals_30d: number;
-  eligible: boolean;
-  unmet: { criterion: 'min_decided' | 'lower_bound' | 'reversals_30d'; detail: string }[];
-}
-interface Reversal {
-  reversal_id: string;
-  approval_id: string;
-  content_hash: string;
-  agent_id: string;
-  reason: string;
-  recorded_at: string;
-}
-interface AgentRow {
-  agent_id: string;
-  name: string;
-  status: string;
-}
+// docs/approvals.md "Earned autonomy" and reversals (Part B 4.3): agent-authored content's evidence.
+
+/** GET /approvals/content/track-record/{agent_id} */
+type TrackRecord = Answer<'/approvals/content/track-record/{agent_id}'>;
+/** POST /approvals/content/reversal: 201 when recorded, 200 with the first record when the content already has one. */
+type Reversal = Answer<'/approvals/content/reversal', 'post', 200 | 201>;
 
 const BASE = '/approvals/content';
 const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
@@ -41,7 +19,7 @@ const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
 /** Pick an agent from the list when the person may read it (agents:read), else by its id. */
 function AgentPicker(props: { value: string; onPick: (id: string) => void }) {
   const session = useSession();
-  const agents = useApi<{ agents: AgentRow[] }>(session.can('agents:read') ? '/agents' : null, { limit: 500 });
+  const agents = useApi<Answer<'/agents'>>(session.can('agents:read') ? '/agents' : null, { limit: 500 });
   return (
     <form
       className="filter-bar"

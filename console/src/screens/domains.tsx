@@ -1,19 +1,17 @@
 import { useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
 import { when } from '../ui/org-kit';
 import type { ScreenDef } from './types';
 
-/** GET /api/v1/members/domains (docs/organizations.md "Verified domains and domain join"). */
-interface DomainClaim {
-  domain_id: string;
-  domain: string;
-  txt_record: string;
-  verified: boolean;
-  verified_at: string | null;
-}
+/** GET /api/v1/members/domains (docs/organizations.md "Verified domains and domain join"): one claim. */
+type DomainClaim = Answer<'/members/domains'>[number];
+/** POST /api/v1/members/domains: the claim as made, with the TXT record to publish. */
+type NewClaim = Answer<'/members/domains', 'post', 201>;
+/** POST /api/v1/members/domains/{domain_id}/verify: whether the TXT record was found. */
+type Verification = Answer<'/members/domains/{domain_id}/verify', 'post'>;
 
 function CopyButton(props: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
@@ -38,7 +36,7 @@ function CopyButton(props: { value: string; label: string }) {
 }
 
 /** The record to publish, as a zone-file line and as its parts. */
-function TxtRecord(props: { claim: DomainClaim }) {
+function TxtRecord(props: { claim: DomainClaim | NewClaim }) {
   return (
     <div className="org-inline">
       <code className="org-record" data-testid={`txt-${props.claim.domain}`}>
@@ -53,7 +51,7 @@ function Domains() {
   const session = useSession();
   const manage = session.can('members:manage');
   const claims = useApi<DomainClaim[]>('/members/domains');
-  const [claimed, setClaimed] = useState<DomainClaim | undefined>(undefined);
+  const [claimed, setClaimed] = useState<NewClaim | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [formKey, setFormKey] = useState(0);
@@ -62,10 +60,7 @@ function Domains() {
     setNotice(undefined);
     setError(undefined);
     try {
-      const answer = await api<{ domain: string; verified: boolean }>(
-        'POST',
-        `/members/domains/${encodeURIComponent(claim.domain_id)}/verify`,
-      );
+      const answer = await api<Verification>('POST', `/members/domains/${encodeURIComponent(claim.domain_id)}/verify`);
       if (answer.verified) setNotice(`${answer.domain} is verified.`);
       else
         setError(
@@ -108,7 +103,7 @@ function Domains() {
             onSubmit={async (values) => {
               setNotice(undefined);
               setError(undefined);
-              const claim = await api<DomainClaim>('POST', '/members/domains', { domain: values.domain });
+              const claim = await api<NewClaim>('POST', '/members/domains', { domain: values.domain });
               setClaimed(claim);
               setFormKey((n) => n + 1);
               claims.reload();

@@ -1,29 +1,16 @@
 import { useState } from 'react';
-import { type ApiError, api, useApi } from '../api';
+import { type Answer, type ApiError, api, useApi } from '../api';
 import { Link, navigate, useRoute } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/mcp.md "The tool gateway": the organization's upstream MCP servers and their tool allow-lists. */
-interface Tool {
-  name: string;
-  allowed: boolean;
-  risk: number;
-}
-interface Server {
-  id: string;
-  name: string;
-  upstream_url: string;
-  description: string | null;
-  enabled: boolean;
-  max_calls_per_minute: number;
-  max_calls_per_day: number;
-  tools: Tool[];
-  created_at: string;
-  updated_at: string;
-}
+// docs/mcp.md "The tool gateway": the organization's upstream MCP servers and their tool allow-lists.
+
+/** GET /mcp/servers/{server_id}: one upstream server with its tool allow-list. */
+type Server = Answer<'/mcp/servers/{server_id}'>;
+type Tool = Server['tools'][number];
 
 const BASE = '/mcp/servers';
 const ROOT = '/mcp-gateway';
@@ -48,7 +35,7 @@ function RegisterServer(props: { onDone: (server: Server) => void; onCancel: () 
         label="Register an MCP server"
         submitLabel="Register server"
         onSubmit={async (values) => {
-          const server = await api<Server>('POST', BASE, {
+          const server = await api<Answer<'/mcp/servers', 'post', 201>>('POST', BASE, {
             name: values.name,
             upstream_url: values.upstream_url,
             ...(values.description?.trim() ? { description: values.description } : {}),
@@ -87,7 +74,7 @@ function RegisterServer(props: { onDone: (server: Server) => void; onCancel: () 
 function ServerList() {
   const session = useSession();
   const manage = session.can('mcp:servers:manage');
-  const servers = useApi<{ servers: Server[] }>(BASE);
+  const servers = useApi<Answer<'/mcp/servers'>>(BASE);
   const [registering, setRegistering] = useState(false);
   const dormant = servers.error?.status === 404;
   return (
@@ -189,7 +176,7 @@ function ToolsSection(props: { server: Server; manage: boolean; onChange: (serve
             };
             // The API replaces the whole list: the others are sent unchanged.
             const tools = [...props.server.tools.filter((t) => t.name !== tool.name), tool];
-            props.onChange(await api<Server>('PUT', path, { tools }));
+            props.onChange(await api<Answer<'/mcp/servers/{server_id}/tools', 'put'>>('PUT', path, { tools }));
           }}
         >
           <Field
@@ -275,7 +262,7 @@ function ServerDetail(props: { id: string }) {
                 label="Server settings"
                 submitLabel="Save"
                 onSubmit={async (values) => {
-                  await api<Server>('PATCH', path, {
+                  await api<Answer<'/mcp/servers/{server_id}', 'patch'>>('PATCH', path, {
                     enabled: values.enabled === 'true',
                     upstream_url: values.upstream_url,
                     description: values.description?.trim() ? values.description : null,

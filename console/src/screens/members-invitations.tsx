@@ -1,19 +1,15 @@
 import { useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
 import { Filters, grantableRoleOptions, roleName, useCatalog, when } from '../ui/org-kit';
 import type { ScreenDef } from './types';
 
-/** GET /api/v1/members/invites: pending, unexpired invitations. */
-interface Invite {
-  invite_id: string;
-  email: string;
-  role: string;
-  expires_at: string;
-  reissued: boolean;
-}
+/** GET /api/v1/members/invites: a pending, unexpired invitation. */
+type Invite = Answer<'/members/invites'>[number];
+/** POST /api/v1/members/invites: the invitation as sent (`reissued` when a pending one was issued again). */
+type SentInvite = Answer<'/members/invites', 'post', 201>;
 
 function Invitations() {
   const session = useSession();
@@ -46,7 +42,10 @@ function Invitations() {
             onSubmit={async (values) => {
               setNotice(undefined);
               setError(undefined);
-              const sent = await api<Invite>('POST', '/members/invites', { email: values.email, role: values.role });
+              const sent = await api<SentInvite>('POST', '/members/invites', {
+                email: values.email,
+                role: values.role,
+              });
               setNotice(
                 sent.reissued
                   ? `The pending invitation of ${sent.email} was issued again with a new link.`

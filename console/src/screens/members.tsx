@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { type Session, useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Notice, Page, Section } from '../ui';
@@ -7,18 +7,10 @@ import { type Catalog, Filters, grantableRoleOptions, roleName, useCatalog, when
 import { screens as invitationScreens } from './members-invitations';
 import type { ScreenDef } from './types';
 
-/** GET /api/v1/members (docs/organizations.md). */
-export interface Member {
-  membership_id: string;
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: string;
-  status: string;
-  population: 'workforce' | 'customer';
-  scim_managed: boolean;
-  joined_at: string;
-}
+/** GET /api/v1/members (docs/organizations.md): one membership of the roster. */
+export type Member = Answer<'/members'>[number];
+/** PATCH /api/v1/members/{membership_id}: the membership with its new role. */
+type ChangedMember = Answer<'/members/{membership_id}', 'patch'>;
 
 const PAGE = 25;
 
@@ -41,7 +33,7 @@ function removalLocked(session: Session, member: Member): boolean {
 function RoleChanger(props: {
   member: Member;
   catalog: Catalog | undefined;
-  onChanged: (member: Member) => void;
+  onChanged: (member: ChangedMember) => void;
   onError: (error: ApiError) => void;
 }) {
   const session = useSession();
@@ -62,7 +54,7 @@ function RoleChanger(props: {
         setBusy(true);
         try {
           props.onChanged(
-            await api<Member>('PATCH', `/members/${encodeURIComponent(props.member.membership_id)}`, { role }),
+            await api<ChangedMember>('PATCH', `/members/${encodeURIComponent(props.member.membership_id)}`, { role }),
           );
         } catch (reason) {
           props.onError(reason instanceof ApiError ? reason : new ApiError(0, String(reason)));

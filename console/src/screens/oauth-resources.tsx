@@ -1,19 +1,16 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { ConfirmButton, DataTable, Field, FilterSelect, Form, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** src/modules/oidc/routes.ts: a protected resource (RFC 8707 resource identifier, the `aud` of its tokens). */
-interface Resource {
-  id: string;
-  identifier: string;
-  name: string;
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * GET /api/v1/oauth/resources: a protected resource (RFC 8707 resource identifier, the `aud` of its tokens), and
+ * one as registered.
+ */
+type Resource = Answer<'/oauth/resources'>[number];
+type RegisteredResource = Answer<'/oauth/resources', 'post', 201>;
 
 const BASE = '/oauth/resources';
 
@@ -41,7 +38,7 @@ function OAuthResources() {
   const resources = useApi<Resource[]>(BASE);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<string | undefined>(undefined);
-  const [created, setCreated] = useState<Resource | undefined>(undefined);
+  const [created, setCreated] = useState<RegisteredResource | undefined>(undefined);
   const [state] = useQueryState('state');
   const rows = resources.data?.filter((row) => !state || (state === 'enabled') === row.enabled);
   const renamed = resources.data?.find((row) => row.id === renaming);
@@ -62,7 +59,7 @@ function OAuthResources() {
             label="Register a protected resource"
             submitLabel="Register"
             onSubmit={async (values) => {
-              const resource = await api<Resource>('POST', BASE, {
+              const resource = await api<RegisteredResource>('POST', BASE, {
                 identifier: values.identifier,
                 name: values.name,
                 enabled: values.enabled === 'true',

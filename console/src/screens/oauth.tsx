@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link, navigate, useQueryState, useRoute } from '../router';
 import {
   ConfirmButton,
@@ -19,20 +19,14 @@ import { ChoiceGroup, checkedOf, linesOf, when } from '../ui/integrations-kit';
 import { screens as resourceScreens } from './oauth-resources';
 import type { ScreenDef } from './types';
 
-/** src/modules/oidc/routes.ts: a registered OAuth client (never its secret). */
-interface Client {
-  client_id: string;
-  name: string;
-  client_type: 'confidential' | 'public';
-  redirect_uris: string[];
-  grant_types: string[];
-  scopes: string[];
-  post_logout_redirect_uris: string[];
-  backchannel_logout_uri: string | null;
-  created_at: string;
-  updated_at: string;
-}
-type ClientWithSecret = Client & { client_secret?: string };
+/**
+ * GET /api/v1/oauth/clients: a registered OAuth client (never its secret), and one as registered (with a confidential
+ * client's secret, shown once).
+ */
+type Client = Answer<'/oauth/clients'>[number];
+type ClientWithSecret = Answer<'/oauth/clients', 'post', 201>;
+/** POST /api/v1/oauth/clients/{client_id}/rotate-secret: the client with its new secret (shown once). */
+type RotatedClient = Answer<'/oauth/clients/{client_id}/rotate-secret', 'post'>;
 
 const BASE = '/oauth/clients';
 const GRANT_TYPES = [
@@ -200,7 +194,7 @@ function ClientList() {
 
 function ClientDetail(props: { clientId: string }) {
   const path = `${BASE}/${encodeURIComponent(props.clientId)}`;
-  const client = useApi<Client>(path);
+  const client = useApi<Answer<'/oauth/clients/{client_id}'>>(path);
   const [secret, setSecret] = useState<string | undefined>(undefined);
   const [saved, setSaved] = useState(false);
   const title = client.data?.name ?? 'OAuth application';
@@ -235,9 +229,7 @@ function ClientDetail(props: { clientId: string }) {
               label="Rotate secret"
               question="Issue a new client secret? The current secret stops working at once."
               onConfirm={async () =>
-                setSecret(
-                  (await api<Client & { client_secret: string }>('POST', `${path}/rotate-secret`)).client_secret,
-                )
+                setSecret((await api<RotatedClient>('POST', `${path}/rotate-secret`)).client_secret)
               }
             />
           )}

@@ -1,47 +1,16 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, Field, Form, Page, SecretOnce, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/operator.md "Licences": a licence as listed (never the signed bundle). */
-interface LicenceView {
-  id: string;
-  licensee: string;
-  install_id: string;
-  plan_code: string;
-  term_days: number;
-  maintenance_days: number | null;
-  features_extra: string[];
-  tenant_id: string | null;
-  status: 'active' | 'expired' | 'revoked';
-  issued_at: string;
-  expires_at: string;
-  maintenance_expires_at: string;
-  revoked_at: string | null;
-}
-interface CredentialView {
-  id: string;
-  licence_pk: string;
-  label: string;
-  public_prefix: string;
-  status: 'active' | 'expired' | 'revoked';
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
-interface ReleaseView {
-  version: string;
-  object_key: string;
-  checksum_sha256: string;
-  size_bytes: number;
-  published_at: string;
-  status: 'published' | 'yanked';
-  created_at: string;
-  yanked_at: string | null;
-}
+/** GET /operator/licences: a licence as listed, never the signed bundle (docs/operator.md "Licences"). */
+type LicenceView = Answer<'/operator/licences'>[number];
+/** GET /operator/distribution-credentials: a credential as listed, never the secret. */
+type CredentialView = Answer<'/operator/distribution-credentials'>[number];
+/** GET /operator/releases: a release of the catalogue, yanked ones included. */
+type ReleaseView = Answer<'/operator/releases'>[number];
 
 const PLANS = ['free', 'pro', 'enterprise'];
 const optionalInt = (raw: string | undefined) => (raw?.trim() ? Number(raw) : undefined);
@@ -75,7 +44,7 @@ function Licences() {
             submitLabel="Issue licence"
             onSubmit={async (values) => {
               const features = lines(values.features_extra);
-              const answer = await api<LicenceView & { licence_jwt: string }>('POST', '/operator/licences', {
+              const answer = await api<Answer<'/operator/licences', 'post', 201>>('POST', '/operator/licences', {
                 licensee: values.licensee,
                 install_id: values.install_id,
                 plan_code: values.plan_code,
@@ -188,7 +157,7 @@ function Credentials() {
             label="Create a distribution credential"
             submitLabel="Create credential"
             onSubmit={async (values) => {
-              const answer = await api<CredentialView & { credential: string }>(
+              const answer = await api<Answer<'/operator/distribution-credentials', 'post', 201>>(
                 'POST',
                 '/operator/distribution-credentials',
                 {

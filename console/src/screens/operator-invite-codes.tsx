@@ -1,29 +1,16 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, Field, FilterSelect, Form, Page, SecretOnce, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/onboarding.md: an invite code as listed (never the code itself, only its prefix). */
-interface InviteCodeView {
-  id: string;
-  code_prefix: string;
-  email: string;
-  door: 'onboard' | 'signup';
-  status: 'issued' | 'consumed' | 'revoked' | 'expired';
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  consumed_at: string | null;
-  consumed_organization_id: string | null;
-}
-interface IssuedInviteCode {
-  id: string;
-  code: string;
-  expires_at: string;
-}
+/** GET /operator/invite-codes: the codes as listed, never a code itself, only its prefix (docs/onboarding.md). */
+type InviteCodes = Answer<'/operator/invite-codes'>;
+type InviteCodeView = InviteCodes['invite_codes'][number];
+/** POST /operator/invite-codes: the code as issued (shown once). */
+type IssuedInviteCode = Answer<'/operator/invite-codes', 'post', 201>;
 
 const BASE = '/operator/invite-codes';
 const DOORS = { onboard: 'Agent onboarding', signup: 'Sign-up' } as const;
@@ -74,7 +61,7 @@ function IssueCode(props: { onIssued: (issued: IssuedInviteCode & { email: strin
 
 function InviteCodes() {
   const session = useSession();
-  const codes = useApi<{ invite_codes: InviteCodeView[] }>(BASE);
+  const codes = useApi<InviteCodes>(BASE);
   const [creating, setCreating] = useState(false);
   const [issued, setIssued] = useState<(IssuedInviteCode & { email: string }) | undefined>(undefined);
   const [status] = useQueryState('status');

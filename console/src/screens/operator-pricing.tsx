@@ -1,23 +1,12 @@
 import { useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { useSession } from '../session';
 import { DataTable, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import type { ScreenDef } from './types';
 
-/** docs/operator.md "Pricing": the editable pricing content, unpublished plans included. */
-interface PlanContent {
-  plan_code: string;
-  name: string;
-  price: number | null;
-  period: string | null;
-  popular: boolean;
-  published: boolean;
-}
-interface PricingContent {
-  currency: string;
-  note: string;
-  plans: PlanContent[];
-}
+/** GET /operator/pricing: the editable pricing content, unpublished plans included (docs/operator.md "Pricing"). */
+type PricingContent = Answer<'/operator/pricing'>;
+type PlanContent = PricingContent['plans'][number];
 
 /**
  * The whole document is edited as JSON, as `PUT /operator/pricing` replaces it whole: the page adds no rule of its

@@ -1,37 +1,18 @@
 import { useRef, useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/operator.md: an organization as the platform operator sees it (GET /operator/tenants). */
-interface TenantView {
-  id: string;
-  slug: string;
-  name: string;
-  plan_code: string;
-  created_at: string;
-  quarantined: boolean;
-}
-interface TenantsPage {
-  tenants: TenantView[];
-  next_cursor: string | null;
-}
-type SettingValue = boolean | number | string;
-interface SettingRecord {
-  key: string;
-  summary: string;
-  type: 'boolean' | 'integer' | 'string';
-  default: SettingValue;
-  value: SettingValue;
-  overridden: boolean;
-  risk: 'low' | 'medium' | 'high';
-  editable: boolean;
-  bounds?: { min: number; max: number };
-  allowed?: string[];
-}
+/** GET /operator/tenants: a page of organizations as the platform operator sees them (docs/operator.md). */
+type TenantsPage = Answer<'/operator/tenants'>;
+type TenantView = TenantsPage['tenants'][number];
+/** GET /operator/tenants/{id}/config: every setting of an organization with its risk. */
+type TenantConfig = Answer<'/operator/tenants/{id}/config'>;
+type SettingRecord = TenantConfig['settings'][number];
+type SettingValue = SettingRecord['value'];
 
 const BASE = '/operator/tenants';
 /** The entitlement tiers PUT /operator/tenants/{id}/plan accepts (422 for any other). */
@@ -222,9 +203,7 @@ function ChangeSetting(props: { tenantId: string; settings: SettingRecord[]; onD
 
 function OrganizationSettings({ id }: { id: string }) {
   const session = useSession();
-  const config = useApi<{ tenant_id: string; settings: SettingRecord[] }>(
-    id ? `${BASE}/${encodeURIComponent(id)}/config` : null,
-  );
+  const config = useApi<TenantConfig>(id ? `${BASE}/${encodeURIComponent(id)}/config` : null);
   const [saved, setSaved] = useState<string | undefined>(undefined);
   const editable = config.data?.settings.filter((s) => s.editable) ?? [];
   return (

@@ -1,21 +1,13 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useSession } from '../session';
 import { BarChart, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import type { ScreenDef } from './types';
 
-/** GET /api/v1/entitlements */
-interface Entitlements {
-  plan_code: string;
-  name: string;
-  features: string[];
-  caps: Record<string, number | null>;
-}
-interface Member {
-  membership_id: string;
-  role: string;
-  status: string;
-}
+/** GET /entitlements: the features and caps of the organization's plan. */
+type Entitlements = Answer<'/entitlements'>;
+/** GET /members: one member of the roster. */
+type Member = Answer<'/members'>[number];
 
 const CAP_LABELS: Record<string, string> = {
   seats: 'Seats',

@@ -1,23 +1,14 @@
 /** Types and labels shared by the privacy screens (docs/privacy.md). */
 
-/** A data-subject request (docs/privacy.md). */
-export interface PrivacyRequest {
-  id: string;
-  user_id: string;
-  request_type: 'access' | 'export' | 'erasure' | 'rectification';
-  description: string | null;
-  status: 'pending' | 'verified' | 'completed' | 'rejected' | 'cancelled';
-  created_at: string;
-  due_at: string;
-  verified_at: string | null;
-  resolved_at: string | null;
-  rejection_reason: string | null;
-}
-export interface ProcessOutcome {
-  request: PrivacyRequest;
-  data: unknown;
-  erased_sections: string[] | null;
-}
+import type { Answer } from '../api';
+
+/**
+ * A data-subject request (docs/privacy.md), as GET /api/v1/gdpr/requests (one's own) and GET
+ * /api/v1/gdpr/admin/requests (the organization's) list it.
+ */
+export type PrivacyRequest = Answer<'/gdpr/requests'>['requests'][number];
+/** POST /api/v1/gdpr/admin/requests/{id}/process: the completed request, the export or the erased sections. */
+export type ProcessOutcome = Answer<'/gdpr/admin/requests/{id}/process', 'post'>;
 
 export const REQUEST_TYPES = ['access', 'export', 'erasure', 'rectification'] as const;
 export const TYPE_LABELS: Record<string, string> = {

@@ -1,29 +1,15 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useSession } from '../session';
 import { DataTable, Field, Form, Notice, Section } from '../ui';
 import { Checkbox, when } from '../ui/org-kit';
 
-/** GET /api/v1/retention (docs/privacy.md "Retention"). */
-interface Policy {
-  data_class: 'events' | 'dsr' | 'consent_events';
-  retention_days: number;
-  enabled: boolean;
-  archive_before_delete: boolean;
-  legal_hold_exempt: boolean;
-  notes: string | null;
-  updated_at: string | null;
-}
-interface Preview {
-  generated_at: string;
-  policies: {
-    data_class: string;
-    cutoff: string;
-    records_past_retention: number;
-    held_records: number;
-    purgeable_records: number;
-  }[];
-}
+/** GET /api/v1/retention (docs/privacy.md "Retention"): one data class's policy. */
+type Policy = Answer<'/retention'>['policies'][number];
+/** PUT /api/v1/retention/{data_class}: the policy as saved. */
+type SavedPolicy = Answer<'/retention/{data_class}', 'put'>;
+/** GET /api/v1/retention/preview: what a purge would delete now, per data class. */
+type Preview = Answer<'/retention/preview'>;
 
 const CLASS_LABELS: Record<string, string> = {
   events: 'Security events',
@@ -32,7 +18,7 @@ const CLASS_LABELS: Record<string, string> = {
 };
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
-function PolicyForm(props: { policy: Policy; onSaved: (policy: Policy) => void; onCancel: () => void }) {
+function PolicyForm(props: { policy: Policy; onSaved: (policy: SavedPolicy) => void; onCancel: () => void }) {
   const { policy } = props;
   return (
     <Form
@@ -46,7 +32,7 @@ function PolicyForm(props: { policy: Policy; onSaved: (policy: Policy) => void; 
       onSubmit={async (values) => {
         const days = values.retention_days?.trim() ?? '';
         props.onSaved(
-          await api<Policy>('PUT', `/retention/${policy.data_class}`, {
+          await api<SavedPolicy>('PUT', `/retention/${policy.data_class}`, {
             // Sent as typed when it is not a whole number, so the API names the field (422) rather than the console guessing.
             retention_days: /^-?\d+$/.test(days) ? Number(days) : days,
             enabled: values.enabled === 'true',
@@ -90,7 +76,7 @@ function PolicyForm(props: { policy: Policy; onSaved: (policy: Policy) => void; 
 export function RetentionSection() {
   const session = useSession();
   const admin = session.can('compliance:admin');
-  const policies = useApi<{ policies: Policy[] }>('/retention');
+  const policies = useApi<Answer<'/retention'>>('/retention');
   const preview = useApi<Preview>('/retention/preview');
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);

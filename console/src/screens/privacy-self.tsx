@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
@@ -8,12 +8,15 @@ import { CursorPager, when } from '../ui/org-kit';
 import { isOpen, type PrivacyRequest, REQUEST_TYPES, TYPE_LABELS } from './privacy-common';
 import type { ScreenDef } from './types';
 
+/** POST /api/v1/gdpr/requests: the request as filed, with the date it is due by. */
+type FiledRequest = Answer<'/gdpr/requests', 'post', 201>;
+
 /** The signed-in person's own privacy rights: download their data, file and follow their requests. */
 function MyPrivacy() {
   const session = useSession();
   const mayWrite = session.can('identity:self:write');
   const [cursor, setCursor] = useQueryState('cursor');
-  const mine = useApi<{ requests: PrivacyRequest[]; next_cursor: string | null }>('/gdpr/requests', {
+  const mine = useApi<Answer<'/gdpr/requests'>>('/gdpr/requests', {
     limit: 25,
     cursor: cursor || undefined,
   });
@@ -57,7 +60,7 @@ function MyPrivacy() {
             label="File a privacy request"
             submitLabel="File request"
             onSubmit={async (values) => {
-              const filed = await api<PrivacyRequest>('POST', '/gdpr/requests', {
+              const filed = await api<FiledRequest>('POST', '/gdpr/requests', {
                 request_type: values.request_type,
                 ...(values.description ? { description: values.description } : {}),
               });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Notice, Page, Section } from '../ui';
@@ -13,7 +13,10 @@ import type { ScreenDef } from './types';
 const STATUSES = ['pending', 'verified', 'completed', 'rejected', 'cancelled'] as const;
 const PAGE = 25;
 
-function RejectButton(props: { request: PrivacyRequest; onDone: (request: PrivacyRequest) => void }) {
+/** POST /api/v1/gdpr/admin/requests/{id}/reject: the request as rejected. */
+type RejectedRequest = Answer<'/gdpr/admin/requests/{id}/reject', 'post'>;
+
+function RejectButton(props: { request: PrivacyRequest; onDone: (request: RejectedRequest) => void }) {
   const [reason, setReason] = useState('');
   const id = `reject-${props.request.id}`;
   return (
@@ -35,7 +38,7 @@ function RejectButton(props: { request: PrivacyRequest; onDone: (request: Privac
         </div>
       }
       onConfirm={async () => {
-        props.onDone(await api<PrivacyRequest>('POST', `/gdpr/admin/requests/${props.request.id}/reject`, { reason }));
+        props.onDone(await api<RejectedRequest>('POST', `/gdpr/admin/requests/${props.request.id}/reject`, { reason }));
         setReason('');
       }}
     />
@@ -48,14 +51,14 @@ function Requests() {
   const [status, setStatus] = useQueryState('status');
   const [type, setType] = useQueryState('type');
   const [cursor, setCursor] = useQueryState('cursor');
-  const list = useApi<{ requests: PrivacyRequest[]; next_cursor: string | null }>('/gdpr/admin/requests', {
+  const list = useApi<Answer<'/gdpr/admin/requests'>>('/gdpr/admin/requests', {
     status: status || undefined,
     type: type || undefined,
     limit: PAGE,
     cursor: cursor || undefined,
   });
   // Requests name the subject by id; with members:read the roster gives their address.
-  const roster = useApi<{ user_id: string; email: string }[]>(session.can('members:read') ? '/members' : null, {
+  const roster = useApi<Answer<'/members'>>(session.can('members:read') ? '/members' : null, {
     limit: 500,
   });
   const emailOf = (userId: string) => roster.data?.find((m) => m.user_id === userId)?.email;

@@ -1,20 +1,15 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, type FormValues, Notice, Page, Section } from '../ui';
 import { type Catalog, CheckboxGroup, isSelfPermission, useCatalog, when } from '../ui/org-kit';
 import type { ScreenDef } from './types';
 
-/** GET /api/v1/authz/roles (docs/custom-roles.md). */
-interface CustomRole {
-  code: string;
-  name: string;
-  description: string | null;
-  permissions: string[];
-  read_only: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/** GET /api/v1/authz/roles (docs/custom-roles.md): one of the organization's custom roles. */
+type CustomRole = Answer<'/authz/roles'>[number];
+/** The role as POST /api/v1/authz/roles created it, or as PATCH /api/v1/authz/roles/{code} saved it. */
+type CreatedRole = Answer<'/authz/roles', 'post', 201>;
+type UpdatedRole = Answer<'/authz/roles/{code}', 'patch'>;
 
 /** The checked boxes plus any codes typed in "Other codes" (codes the organization's OAuth resources declare). */
 function permissionsOf(values: FormValues): string[] {
@@ -44,7 +39,7 @@ function permissionOptions(catalog: Catalog | undefined, held: (code: string) =>
 function RoleForm(props: {
   role?: CustomRole;
   catalog: Catalog | undefined;
-  onSaved: (role: CustomRole) => void;
+  onSaved: (role: CreatedRole | UpdatedRole) => void;
   onCancel?: () => void;
 }) {
   const session = useSession();
@@ -67,12 +62,12 @@ function RoleForm(props: {
       onSubmit={async (values) => {
         const permissions = permissionsOf(values);
         const saved = editing
-          ? await api<CustomRole>('PATCH', `/authz/roles/${encodeURIComponent(props.role?.code ?? '')}`, {
+          ? await api<UpdatedRole>('PATCH', `/authz/roles/${encodeURIComponent(props.role?.code ?? '')}`, {
               name: values.name,
               description: values.description ? values.description : null,
               permissions,
             })
-          : await api<CustomRole>('POST', '/authz/roles', {
+          : await api<CreatedRole>('POST', '/authz/roles', {
               code: values.code,
               name: values.name,
               ...(values.description ? { description: values.description } : {}),

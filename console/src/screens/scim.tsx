@@ -1,25 +1,18 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { ConfirmButton, ErrorBanner, Loading, Page, SecretOnce, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/scim.md: the organization's SCIM configuration (never the token). */
-interface ScimConfig {
-  enabled: boolean;
-  base_url: string;
-  token_hint: string;
-  token_created_at: string;
-  created_at: string;
-  updated_at: string;
-}
-type IssuedToken = ScimConfig & { token: string };
+/** docs/scim.md: GET /api/v1/tenants/scim, the configuration (never the token), and the token as issued (shown once). */
+type ScimConfig = Answer<'/tenants/scim'>;
+type IssuedToken = Answer<'/tenants/scim/token', 'post', 201>;
 
 const BASE = '/tenants/scim';
 
 function Scim() {
   const config = useApi<ScimConfig>(BASE);
-  const entitlements = useApi<{ name: string; features: string[] }>('/entitlements');
+  const entitlements = useApi<Answer<'/entitlements'>>('/entitlements');
   const [issued, setIssued] = useState<IssuedToken | undefined>(undefined);
   const dormant = config.error?.status === 404;
   const c = config.data && !dormant ? config.data : undefined;

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, useApi } from '../api';
 import { DataTable, ErrorBanner, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/org-kit';
 import type { ScreenDef } from './types';
@@ -9,26 +9,14 @@ import type { ScreenDef } from './types';
  * control follows its type (boolean, integer with bounds, string with its allowed values or the `instant`
  * format), saved one key at a time with `PATCH /tenants/config/{key}`, with its change history.
  */
-type Value = boolean | number | string;
-interface SettingRecord {
-  key: string;
-  summary: string;
-  type: 'boolean' | 'integer' | 'string';
-  default: Value;
-  value: Value;
-  overridden: boolean;
-  risk: 'low' | 'medium' | 'high';
-  bounds?: { min: number; max: number };
-  allowed?: string[];
-  format?: 'instant';
-}
-interface SettingChange {
-  key: string;
-  old_value: Value;
-  new_value: Value;
-  changed_by: { id: string | null; type: string };
-  changed_at: string;
-}
+
+/** GET /api/v1/tenants/config/schema: one key of the registry with the organization's value. */
+type SettingRecord = Answer<'/tenants/config/schema'>[number];
+/** PATCH /api/v1/tenants/config/{key}: the key as saved. */
+type SavedSetting = Answer<'/tenants/config/{key}', 'patch'>;
+/** GET /api/v1/tenants/config/{key}/history: one change of a key. */
+type SettingChange = Answer<'/tenants/config/{key}/history'>[number];
+type Value = SettingRecord['value'];
 
 const GROUPS: Record<string, string> = {
   auth: 'Sign-in',
@@ -125,7 +113,7 @@ function Control(props: { record: SettingRecord; id: string; describedBy: string
   return <input {...common} type="text" defaultValue={String(record.value)} />;
 }
 
-function SettingRow(props: { record: SettingRecord; onSaved: (record: SettingRecord) => void }) {
+function SettingRow(props: { record: SettingRecord; onSaved: (record: SavedSetting) => void }) {
   const id = useId();
   const { record } = props;
   const [error, setError] = useState<ApiError | undefined>(undefined);
@@ -137,7 +125,7 @@ function SettingRow(props: { record: SettingRecord; onSaved: (record: SettingRec
     setBusy(true);
     setError(undefined);
     try {
-      const saved = await api<SettingRecord>('PATCH', `/tenants/config/${encodeURIComponent(record.key)}`, { value });
+      const saved = await api<SavedSetting>('PATCH', `/tenants/config/${encodeURIComponent(record.key)}`, { value });
       setGeneration((n) => n + 1);
       props.onSaved(saved);
     } catch (reason) {

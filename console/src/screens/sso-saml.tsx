@@ -1,26 +1,12 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { ConfirmButton, ErrorBanner, Field, Form, Loading, Notice, Section } from '../ui';
 import { linesOf, postDocument, when } from '../ui/integrations-kit';
 
-/** docs/saml.md: the organization's SAML identity provider. */
-interface SamlConfig {
-  idp_entity_id: string;
-  sso_url: string;
-  slo_url: string | null;
-  idp_certificates: string[];
-  certificates: { fingerprint_sha256: string; subject: string; not_before: string; not_after: string }[];
-  allowed_domains: string[];
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
-interface ServiceProvider {
-  entity_id: string;
-  acs_url: string;
-  slo_url: string;
-  metadata_url: string;
-}
+/** docs/saml.md: GET /api/v1/tenants/sso/saml, the organization's SAML identity provider. */
+type SamlConfig = Answer<'/tenants/sso/saml'>;
+/** GET /api/v1/tenants/sso/saml/sp: what the identity provider needs to know about this service. */
+type ServiceProvider = Answer<'/tenants/sso/saml/sp'>;
 
 const SAML = '/tenants/sso/saml';
 export const CHANGE_RULE =

@@ -1,34 +1,19 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { ConfirmButton, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import { linesOf, when } from '../ui/integrations-kit';
 import { CHANGE_RULE, SamlSection } from './sso-saml';
 import type { ScreenDef } from './types';
 
-/** docs/sso.md: the organization's OIDC identity provider (never its client secret). */
-interface OidcConfig {
-  issuer: string;
-  client_id: string;
-  client_secret_set: boolean;
-  display_name: string | null;
-  default_role: string | null;
-  scopes: string[];
-  allowed_domains: string[];
-  enabled: boolean;
-  last_test: { tested_at: string; ok: boolean } | null;
-  created_at: string;
-  updated_at: string;
-}
-interface TestReport {
-  ok: boolean;
-  tested_at: string;
-  checks: { name: 'discovery' | 'jwks' | 'credentials'; ok: boolean; detail: string }[];
-}
+/** docs/sso.md: GET /api/v1/tenants/sso/oidc, the organization's OIDC identity provider (never its client secret). */
+type OidcConfig = Answer<'/tenants/sso/oidc'>;
+/** POST /api/v1/tenants/sso/oidc/test: each check of the connection test. */
+type TestReport = Answer<'/tenants/sso/oidc/test', 'post'>;
 
 const OIDC = '/tenants/sso/oidc';
 
 function Enforcement(props: { connection: OidcConfig }) {
-  const enforcement = useApi<{ required: boolean }>('/tenants/sso/enforcement');
+  const enforcement = useApi<Answer<'/tenants/sso/enforcement'>>('/tenants/sso/enforcement');
   const c = props.connection;
   const provable = c.enabled && c.last_test?.ok === true;
   return (
@@ -255,7 +240,7 @@ function OidcSection(props: { planAllows: boolean }) {
 }
 
 function Sso() {
-  const entitlements = useApi<{ name: string; features: string[] }>('/entitlements');
+  const entitlements = useApi<Answer<'/entitlements'>>('/entitlements');
   if (entitlements.loading && !entitlements.data)
     return (
       <Page title="Single sign-on">

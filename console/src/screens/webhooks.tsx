@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, useApi } from '../api';
+import { type Answer, api, useApi } from '../api';
 import { Link, navigate, useQueryState, useRoute } from '../router';
 import {
   ConfirmButton,
@@ -18,41 +18,14 @@ import {
 import { ChoiceGroup, checkedOf, when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
-/** docs/webhooks.md */
-interface Endpoint {
-  id: string;
-  url: string;
-  description: string;
-  event_types: string[];
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
-type EndpointWithSecret = Endpoint & { secret: string };
-interface EventType {
-  type: string;
-  description: string;
-  schema_version: number;
-}
-interface Delivery {
-  id: string;
-  event_id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  replay_of: string | null;
-  created_at: string;
-}
-interface TestResult {
-  delivered: boolean;
-  status_code: number | null;
-  error: string | null;
-  blocked_by_policy: boolean;
-}
+/** docs/webhooks.md: an endpoint, the endpoint with its signing secret (shown once), the event catalogue, a delivery. */
+type Endpoint = Answer<'/tenants/webhooks'>[number];
+type EndpointWithSecret = Answer<'/tenants/webhooks', 'post', 201>;
+type EventType = Answer<'/tenants/webhooks/events'>[number];
+type Delivery = Answer<'/tenants/webhooks/{id}/deliveries'>[number];
+type QueuedReplay = Answer<'/tenants/webhooks/{id}/deliveries/{delivery_id}/replay', 'post', 202>;
+type TestResult = Answer<'/tenants/webhooks/{id}/test', 'post'>;
+type RotatedEndpoint = Answer<'/tenants/webhooks/{id}/rotate-secret', 'post'>;
 
 const BASE = '/tenants/webhooks';
 const STATUS_LABELS: Record<string, string> = {
@@ -263,7 +236,7 @@ function DeliveryLog(props: { endpointId: string }) {
                 ariaLabel={`Replay delivery ${row.id} of ${row.event_type}`}
                 question="Send this event again? A new delivery with the same event id is queued; this one stays as it is."
                 onConfirm={async () => {
-                  const replay = await api<Delivery>(
+                  const replay = await api<QueuedReplay>(
                     'POST',
                     `${BASE}/${encodeURIComponent(props.endpointId)}/deliveries/${encodeURIComponent(row.id)}/replay`,
                   );
@@ -334,7 +307,7 @@ function WebhookDetail(props: { id: string }) {
             label="Rotate secret"
             danger={false}
             question="Issue a new signing secret? The previous one keeps signing alongside it until the next rotation."
-            onConfirm={async () => setSecret((await api<EndpointWithSecret>('POST', `${path}/rotate-secret`)).secret)}
+            onConfirm={async () => setSecret((await api<RotatedEndpoint>('POST', `${path}/rotate-secret`)).secret)}
           />
           <ConfirmButton
             label="Delete endpoint"

@@ -1,93 +1,31 @@
 import { useId } from 'react';
-import { useApi } from '../api';
+import { type Answer, useApi } from '../api';
 import { useSession } from '../session';
 import './agents-kit.css';
 
 /**
- * Pieces the agents and approvals screens share and the common kit lacks: the API's agent and approval shapes
- * (from src/modules/agents/http-schemas.ts and src/modules/approvals/http-schemas.ts), a state tag, a
- * permission picker of checkboxes, a filter bound to the URL, and names for the ids the API answers with.
+ * Pieces the agents and approvals screens share and the common kit lacks: names for the API's agent and approval
+ * shapes (generated from the service's OpenAPI document), a state tag, a permission picker of checkboxes, and names
+ * for the ids the API answers with.
  */
 
-/** GET /agents/{id} minus `delegations` (AgentView). */
-export interface Agent {
-  agent_id: string;
-  name: string;
-  description: string | null;
-  status: 'active' | 'suspended' | 'retired';
-  oversight_mode: 'autonomous' | 'supervised';
-  risk_ceiling: number;
-  confidence_floor: number;
-  write_budget_per_hour: number | null;
-  kill_switch: {
-    engaged: boolean;
-    reason: string | null;
-    engaged_by: { id: string; type: string } | null;
-    changed_at: string | null;
-  };
-  credential_prefix: string;
-  credential_issued_at: string;
-  created_by_user_id: string | null;
-  created_at: string;
-  updated_at: string;
-  suspended_at: string | null;
-  retired_at: string | null;
-}
+/** GET /agents: one agent of the list (AgentView); GET /agents/{agent_id} adds its `delegations`. */
+export type Agent = Answer<'/agents'>['agents'][number];
 
-export interface AgentDelegation {
-  delegation_id: string;
-  delegator_user_id: string;
-  permissions: string[];
-  expires_at: string | null;
-  created_at: string;
-}
+/** GET /agents/{agent_id}: the agent with its live delegations. */
+export type AgentDetail = Answer<'/agents/{agent_id}'>;
 
-export type AgentDetail = Agent & { delegations: AgentDelegation[] };
+/** GET /agents/{agent_id}: one live delegation. */
+export type AgentDelegation = AgentDetail['delegations'][number];
 
-/** GET /me/agents */
-export interface MyDelegation {
-  delegation_id: string;
-  agent_id: string;
-  agent_name: string;
-  agent_status: string;
-  permissions: string[];
-  expires_at: string | null;
-  created_at: string;
-}
+/** GET /me/agents: one delegation the person granted. */
+export type MyDelegation = Answer<'/me/agents'>['delegations'][number];
 
-/** GET /approvals/{id} (ApprovalDetail); the queue's rows have no `decisions`. */
-export interface Approval {
-  id: string;
-  approval_id: string;
-  status: 'pending' | 'approved' | 'denied' | 'expired' | 'consumed';
-  agent_id: string | null;
-  resource_type: string;
-  resource: Record<string, unknown> | null;
-  fingerprint: string;
-  required_permission: string | null;
-  required_approvals: number;
-  approvals_recorded: number;
-  justification: string | null;
-  requested_by: string | null;
-  created_at: string;
-  expires_at: string;
-  decided_at: string | null;
-  decided_by: string | null;
-  reason: string | null;
-  consumed_at: string | null;
-  decisions?: {
-    decided_by: string;
-    approve: boolean;
-    reason: string | null;
-    break_glass: boolean;
-    decided_at: string;
-  }[];
-}
+/** GET /approvals: one ask of the queue; GET /approvals/{id} adds its `decisions`. */
+export type Approval = Answer<'/approvals'>['approvals'][number];
 
-/** GET /authz/catalog (the part these screens read). */
-export interface Catalog {
-  permissions: { code: string; read_only: boolean; risk: number; description: string }[];
-}
+/** GET /authz/catalog */
+export type Catalog = Answer<'/authz/catalog'>;
 
 /** A number field's text as the API's number, or undefined when left empty. */
 export const numberOrUndefined = (text: string | undefined) =>
@@ -167,10 +105,8 @@ export function useNames(): {
   agent(id: string | null | undefined): string;
 } {
   const session = useSession();
-  const members = useApi<{ user_id: string; email: string }[]>(session.can('members:read') ? '/members' : null, {
-    limit: 500,
-  });
-  const agents = useApi<{ agents: Agent[] }>(session.can('agents:read') ? '/agents' : null, { limit: 500 });
+  const members = useApi<Answer<'/members'>>(session.can('members:read') ? '/members' : null, { limit: 500 });
+  const agents = useApi<Answer<'/agents'>>(session.can('agents:read') ? '/agents' : null, { limit: 500 });
   const people = new Map(members.data?.map((m) => [m.user_id, m.email]) ?? []);
   const bots = new Map(agents.data?.agents.map((a) => [a.agent_id, a.name]) ?? []);
   return {

@@ -1,65 +1,31 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import type { Answer } from '../api';
 import { currentTokens, renew } from '../auth';
 import { useQueryState } from '../router';
 import './command-kit.css';
 
 /**
- * Pieces the Command Center screens share: the API's shapes (from src/modules/command/*-schemas.ts and
- * events-routes.ts), a severity tag, filters bound to the URL, and the live event stream read with fetch.
+ * Pieces the Command Center screens share: names for the API's shapes they pass between them (aliases of the
+ * generated ones), a severity tag, filters bound to the URL, and the live event stream read with fetch.
  */
 
 export const SEVERITIES = ['info', 'low', 'warn', 'high', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
 export const ACTOR_TYPES = ['human', 'agent', 'service', 'system'] as const;
 
-/** The event envelope (Part B 2.7), as listed and as streamed. */
-export interface EventEnvelope {
-  id: string;
-  tenant_id: string | null;
-  timestamp: string;
-  actor: { id: string; type: string };
-  category: string;
-  action: string;
-  severity: Severity;
-  outcome: 'success' | 'failure' | 'denied';
-  correlation_id: string | null;
-  data: Record<string, unknown>;
-}
+/**
+ * The event envelope (Part B 2.7), as `GET /command/events` lists it. The live stream
+ * (`GET /command/events/stream`) carries the same envelope in each `data:` line; the OpenAPI document describes
+ * that answer only as text, so the list's item names it.
+ */
+export type EventEnvelope = Answer<'/command/events'>['events'][number];
 
-export interface Detection {
-  id: string;
-  tenant_id: string | null;
-  rule_id: string;
-  group_key: string;
-  severity: Severity;
-  status: 'open' | 'acknowledged' | 'resolved';
-  count: number;
-  first_seen: string;
-  last_seen: string;
-  data: Record<string, unknown>;
-  note: string | null;
-}
+/** A detection as `GET /command/detections` lists it. */
+export type Detection = Answer<'/command/detections'>['detections'][number];
 
-export type IncidentStatus = 'open' | 'investigating' | 'contained' | 'resolved' | 'closed';
+/** An incident as `GET /command/incidents` lists it. */
+export type Incident = Answer<'/command/incidents'>['incidents'][number];
 
-export interface Incident {
-  id: string;
-  tenant_id: string;
-  title: string;
-  severity: Severity;
-  description: string | null;
-  detection_ids: string[];
-  assignee: string | null;
-  status: IncidentStatus;
-  containment: string | null;
-  remediation: string | null;
-  root_cause: string | null;
-  opened_by: { id: string; type: string };
-  created_at: string;
-  updated_at: string;
-  resolved_at: string | null;
-  closed_at: string | null;
-}
+export type IncidentStatus = Incident['status'];
 
 /** The documented moves (docs/command-center.md "Incidents"); the API answers 409 to any other. */
 export const INCIDENT_MOVES: Record<IncidentStatus, IncidentStatus[]> = {

@@ -1,5 +1,5 @@
 import { type ReactNode, useId } from 'react';
-import { useApi } from '../api';
+import { type Answer, useApi } from '../api';
 import type { Session } from '../session';
 import './org-kit.css';
 
@@ -10,18 +10,7 @@ import './org-kit.css';
  */
 
 /** GET /api/v1/authz/catalog (with a credential it also lists the organization's custom roles). */
-export interface Catalog {
-  permissions: { code: string; read_only: boolean; risk: number; description: string }[];
-  roles: {
-    code: string;
-    name: string;
-    description: string;
-    grantable: boolean;
-    read_only: boolean;
-    custom: boolean;
-    permissions: string[];
-  }[];
-}
+export type Catalog = Answer<'/authz/catalog'>;
 
 export function useCatalog() {
   return useApi<Catalog>('/authz/catalog');
