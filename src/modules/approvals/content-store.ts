@@ -1,14 +1,12 @@
-import { and, desc, eq, gt, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import { type Queryable, rows } from '../../kernel/db/index.js';
+import { asksAbout, asksOfKind, newestAskAbout, newestFirst, spendApproved } from './ask-queries.js';
 import { contentReversals } from './content-schema.js';
 import { approvalRequests } from './schema.js';
 import type { ApprovalRequestRow } from './store.js';
 
 // The queries of content approvals: asks are `approval_requests` rows with `resource_type` 'content' whose
 // fingerprint is the content hash; reversals have their own table.
-
-/** A literal, not a parameter, so the planner matches the partial indexes of migration 0024. */
-const isContent = sql`${approvalRequests.resourceType} = 'content'`;
 
 export type ContentReversalRow = typeof contentReversals.$inferSelect;
 
@@ -31,14 +29,7 @@ export async function askedByAnotherAgent(
   const [row] = await q
     .select({ id: approvalRequests.id })
     .from(approvalRequests)
-    .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isContent,
-        eq(approvalRequests.fingerprint, contentHash),
-        ne(approvalRequests.agentId, agentId),
-      ),
-    )
+    .where(asksAbout('content', tenantId, contentHash, ne(approvalRequests.agentId, agentId)))
     .limit(1);
   return row !== undefined;
 }
@@ -50,20 +41,7 @@ export async function newestAskOfAgent(
   agentId: string,
   contentHash: string,
 ): Promise<ApprovalRequestRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(approvalRequests)
-    .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isContent,
-        eq(approvalRequests.agentId, agentId),
-        eq(approvalRequests.fingerprint, contentHash),
-      ),
-    )
-    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id))
-    .limit(1);
-  return row;
+  return newestAskAbout(q, 'content', tenantId, contentHash, eq(approvalRequests.agentId, agentId));
 }
 
 /**
@@ -81,11 +59,11 @@ export async function markRunOut(
     .update(approvalRequests)
     .set({ status: 'expired' })
     .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isContent,
+      asksAbout(
+        'content',
+        tenantId,
+        contentHash,
         eq(approvalRequests.agentId, agentId),
-        eq(approvalRequests.fingerprint, contentHash),
         inArray(approvalRequests.status, ['pending', 'approved']),
         lte(approvalRequests.expiresAt, now),
       ),
@@ -94,29 +72,17 @@ export async function markRunOut(
   return marked.map((row) => row.id);
 }
 
-/**
- * Spends the organization's approved, unexpired ask about these bytes in one statement: of concurrent consumers
- * exactly one gets the row (the others' `WHERE status = 'approved'` no longer holds once it commits).
- */
+/** Spends the organization's approved, unexpired ask about these bytes (see `spendApproved`). */
 export async function consumeApprovedContent(
   q: Queryable,
   tenantId: string,
   contentHash: string,
   now: Date,
 ): Promise<{ id: string; agentId: string | null } | undefined> {
-  const [row] = await q
-    .update(approvalRequests)
-    .set({ status: 'consumed', consumedAt: now })
-    .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isContent,
-        eq(approvalRequests.fingerprint, contentHash),
-        eq(approvalRequests.status, 'approved'),
-        gt(approvalRequests.expiresAt, now),
-      ),
-    )
-    .returning({ id: approvalRequests.id, agentId: approvalRequests.agentId });
+  const [row] = await spendApproved(q, asksAbout('content', tenantId, contentHash), now).returning({
+    id: approvalRequests.id,
+    agentId: approvalRequests.agentId,
+  });
   return row;
 }
 
@@ -126,13 +92,7 @@ export async function newestAsk(
   tenantId: string,
   contentHash: string,
 ): Promise<ApprovalRequestRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(approvalRequests)
-    .where(and(eq(approvalRequests.tenantId, tenantId), isContent, eq(approvalRequests.fingerprint, contentHash)))
-    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id))
-    .limit(1);
-  return row;
+  return newestAskAbout(q, 'content', tenantId, contentHash);
 }
 
 /**
@@ -147,11 +107,10 @@ export async function askToReverse(
   const [row] = await q
     .select()
     .from(approvalRequests)
-    .where(and(eq(approvalRequests.tenantId, tenantId), isContent, eq(approvalRequests.fingerprint, contentHash)))
+    .where(asksAbout('content', tenantId, contentHash))
     .orderBy(
       sql`case ${approvalRequests.status} when 'consumed' then 0 when 'approved' then 1 else 2 end`,
-      desc(approvalRequests.createdAt),
-      desc(approvalRequests.id),
+      ...newestFirst,
     )
     .limit(1);
   return row;
@@ -198,7 +157,7 @@ export async function trackRecordCounts(
     .where(
       and(
         eq(approvalRequests.tenantId, tenantId),
-        isContent,
+        asksOfKind.content,
         eq(approvalRequests.agentId, agentId),
         isNotNull(approvalRequests.decidedAt),
       ),

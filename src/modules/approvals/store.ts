@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
+import { asksAbout, newestAskAbout, newestFirst, spendApproved } from './ask-queries.js';
 import { approvalDecisions, approvalRequests } from './schema.js';
 import type { ApprovalStatus } from './status.js';
 
@@ -49,25 +50,20 @@ export async function insertAsk(q: Queryable, row: typeof approvalRequests.$infe
   await q.insert(approvalRequests).values(row);
 }
 
-/** Spends an approved ask in one statement: of concurrent retries exactly one gets it. */
+/** The organization's ask with this id. */
+function askWithId(tenantId: string, id: string): SQL {
+  // `and` answers undefined only when given no conditions.
+  return and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id))!;
+}
+
+/** Spends an approved ask in one statement: of concurrent retries exactly one gets it (see `spendApproved`). */
 export async function consumeApproved(
   q: Queryable,
   tenantId: string,
   id: string,
   now: Date,
 ): Promise<{ id: string } | undefined> {
-  const [row] = await q
-    .update(approvalRequests)
-    .set({ status: 'consumed', consumedAt: now })
-    .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        eq(approvalRequests.id, id),
-        eq(approvalRequests.status, 'approved'),
-        gt(approvalRequests.expiresAt, now),
-      ),
-    )
-    .returning({ id: approvalRequests.id });
+  const [row] = await spendApproved(q, askWithId(tenantId, id), now).returning({ id: approvalRequests.id });
   return row;
 }
 
@@ -122,15 +118,12 @@ export async function listAsks(q: Queryable, filter: QueueFilter): Promise<Appro
     .select()
     .from(approvalRequests)
     .where(and(...conditions))
-    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id))
+    .orderBy(...newestFirst)
     .limit(filter.limit);
 }
 
 export async function askById(q: Queryable, tenantId: string, id: string): Promise<ApprovalRequestRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(approvalRequests)
-    .where(and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id)));
+  const [row] = await q.select().from(approvalRequests).where(askWithId(tenantId, id));
   return row;
 }
 
@@ -140,20 +133,21 @@ export async function askForDecision(
   tenantId: string,
   id: string,
 ): Promise<ApprovalRequestRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(approvalRequests)
-    .where(and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id)))
-    .for('update');
+  const [row] = await q.select().from(approvalRequests).where(askWithId(tenantId, id)).for('update');
   return row;
 }
 
-export async function decisionsOn(q: Queryable, tenantId: string, id: string): Promise<ApprovalDecisionRow[]> {
+/** The organization's decisions that `which` admits, in the order they were made. */
+function decisionsInOrder(q: Queryable, tenantId: string, which: SQL): Promise<ApprovalDecisionRow[]> {
   return q
     .select()
     .from(approvalDecisions)
-    .where(and(eq(approvalDecisions.tenantId, tenantId), eq(approvalDecisions.approvalRequestId, id)))
+    .where(and(eq(approvalDecisions.tenantId, tenantId), which))
     .orderBy(asc(approvalDecisions.decidedAt), asc(approvalDecisions.id));
+}
+
+export async function decisionsOn(q: Queryable, tenantId: string, id: string): Promise<ApprovalDecisionRow[]> {
+  return decisionsInOrder(q, tenantId, eq(approvalDecisions.approvalRequestId, id));
 }
 
 /** Records one person's decision; undefined when that person already decided this ask (one each, by the index). */
@@ -179,26 +173,17 @@ export async function settlePending(
   const [row] = await q
     .update(approvalRequests)
     .set(change)
-    .where(
-      and(eq(approvalRequests.tenantId, tenantId), eq(approvalRequests.id, id), eq(approvalRequests.status, 'pending')),
-    )
+    .where(and(askWithId(tenantId, id), eq(approvalRequests.status, 'pending')))
     .returning();
   return row;
 }
 
 /** Every decision a person made in the organization, oldest first (their personal-data export). */
 export async function decisionsBy(q: Queryable, tenantId: string, actorId: string): Promise<ApprovalDecisionRow[]> {
-  return q
-    .select()
-    .from(approvalDecisions)
-    .where(and(eq(approvalDecisions.tenantId, tenantId), eq(approvalDecisions.decidedBy, actorId)))
-    .orderBy(asc(approvalDecisions.decidedAt), asc(approvalDecisions.id));
+  return decisionsInOrder(q, tenantId, eq(approvalDecisions.decidedBy, actorId));
 }
 
 // ---- the manifests module's asks (resource_type 'manifest', keyed by the manifest's fingerprint) ----
-
-/** The manifest asks' literal, so the planner uses the partial index of migration 0028. */
-const isManifest = sql`${approvalRequests.resourceType} = 'manifest'`;
 
 /** The newest ask about this manifest made by `requestedBy` (an actor id). */
 export async function newestManifestAsk(
@@ -207,20 +192,7 @@ export async function newestManifestAsk(
   fingerprint: string,
   requestedBy: string,
 ): Promise<ApprovalRequestRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(approvalRequests)
-    .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isManifest,
-        eq(approvalRequests.fingerprint, fingerprint),
-        eq(approvalRequests.requestedBy, requestedBy),
-      ),
-    )
-    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id))
-    .limit(1);
-  return row;
+  return newestAskAbout(q, 'manifest', tenantId, fingerprint, eq(approvalRequests.requestedBy, requestedBy));
 }
 
 /** The requester's live asks about this manifest (pending or approved, unexpired), newest first. */
@@ -235,14 +207,14 @@ export async function liveManifestAsks(
     .select()
     .from(approvalRequests)
     .where(
-      and(
-        eq(approvalRequests.tenantId, tenantId),
-        isManifest,
-        eq(approvalRequests.fingerprint, fingerprint),
+      asksAbout(
+        'manifest',
+        tenantId,
+        fingerprint,
         eq(approvalRequests.requestedBy, requestedBy),
-        or(eq(approvalRequests.status, 'pending'), eq(approvalRequests.status, 'approved')),
+        inArray(approvalRequests.status, ['pending', 'approved']),
         gt(approvalRequests.expiresAt, now),
       ),
     )
-    .orderBy(desc(approvalRequests.createdAt), desc(approvalRequests.id));
+    .orderBy(...newestFirst);
 }
