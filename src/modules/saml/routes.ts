@@ -2,6 +2,16 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
+import {
+  AllowedDomainsField,
+  CONFIGURED_ANSWER,
+  CONNECTION_CHANGE,
+  enabledField,
+  SSO_ADMIN_ACCESS,
+  sendConfigured,
+  ssoAdminPolicy,
+  ssoAdminSchema,
+} from '../sso/index.js';
 import { MAX_CERTIFICATES } from './certificates.js';
 import type { SamlConnectionService } from './connection.js';
 
@@ -28,17 +38,8 @@ const ConfigBody = Type.Object(
         'Its signing certificates, PEM or bare base64 (as in metadata); an assertion must be signed by one. Two ' +
         'during a key rotation.',
     }),
-    allowed_domains: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
-        maxItems: 100,
-        description:
-          'Email domains whose people may sign in through this connection, among the domains the organization ' +
-          'verified (it narrows them, never widens them); empty or omitted: every verified domain',
-      }),
-    ),
-    enabled: Type.Optional(
-      Type.Boolean({ description: 'Default true; false keeps the configuration and stops sign-in and logout' }),
-    ),
+    allowed_domains: AllowedDomainsField,
+    enabled: enabledField('stops sign-in and logout'),
   },
   { additionalProperties: false },
 );
@@ -74,19 +75,9 @@ const ServiceProviderView = Type.Object({
 const XML_TYPES = ['application/samlmetadata+xml', 'application/xml', 'text/xml'];
 
 const PATH = '/api/v1/tenants/sso/saml';
-const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
-const common = { tags: ['sso'], security: [{ bearer: [] }] };
-/** docs/decisions.md "SSO trust model": who may change who vouches for the organization's people. */
-const CHANGE =
-  'Changing the connection also needs a person whose session signed in with their account’s own factors (not ' +
-  'through SSO) within 10 minutes (403 otherwise, also for API keys); each change is mailed to every owner and ' +
-  'raises a detection. ';
-const ADMIN =
-  'Needs `tenant:manage` (a person or an API key holding it); 403 while the organization awaits approval. ' +
-  '404 while no SAML identity provider is configured: SAML is dormant then. ';
+const ADMIN = `${SSO_ADMIN_ACCESS}404 while no SAML identity provider is configured: SAML is dormant then. `;
 const PUT_ANSWERS =
-  `${CHANGE}Needs a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this creates the ` +
-  'connection, 200 when it replaces it.';
+  `${CONNECTION_CHANGE}Needs a plan with Enterprise SSO (403 naming the plan otherwise). ` + CONFIGURED_ANSWER;
 
 /** Part A 4.6: the organization's SAML 2.0 identity provider. */
 export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection: SamlConnectionService }): void {
@@ -95,9 +86,9 @@ export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection
   app.get(
     PATH,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'The organization’s SAML identity provider',
         description: ADMIN,
         response: { 200: ConfigView, ...errors(401, 403, 404) },
@@ -109,9 +100,9 @@ export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection
   app.put<{ Body: Static<typeof ConfigBody> }>(
     PATH,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'Configure or replace the SAML identity provider',
         description:
           `${PUT_ANSWERS} 422 names the field: an entity id with white space, an endpoint that is not an absolute ` +
@@ -121,20 +112,17 @@ export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection
         response: { 200: ConfigView, 201: ConfigView, ...errors(401, 403, 422) },
       },
     },
-    async (request, reply) => {
-      const { view, created } = await connection.put(principalOf(request), request.body);
-      return reply.code(created ? 201 : 200).send(view);
-    },
+    async (request, reply) => sendConfigured(reply, await connection.put(principalOf(request), request.body)),
   );
 
   app.delete(
     PATH,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'Remove the SAML identity provider: SAML is dormant again',
-        description: `${ADMIN}${CHANGE}`,
+        description: `${ADMIN}${CONNECTION_CHANGE}`,
         response: { 204: Type.Null(), ...errors(401, 403, 404) },
       },
     },
@@ -147,9 +135,9 @@ export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection
   app.get(
     `${PATH}/sp`,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'What to register at the identity provider: entity id, ACS and SLO URLs',
         description:
           'Needs `tenant:manage`. Answered before the identity provider is configured, on a plan with Enterprise ' +
@@ -168,9 +156,9 @@ export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection
     scope.post<{ Body: string }>(
       `${PATH}/import-metadata`,
       {
-        config: policy,
+        config: ssoAdminPolicy,
         schema: {
-          ...common,
+          ...ssoAdminSchema,
           summary: 'Configure the SAML identity provider from its metadata',
           description:
             'The body is the identity provider’s SAML 2.0 metadata (`application/samlmetadata+xml`, ' +
@@ -184,10 +172,8 @@ export function registerSamlAdminRoutes(app: FastifyInstance, deps: { connection
           response: { 200: ConfigView, 201: ConfigView, ...errors(401, 403, 415, 422) },
         },
       },
-      async (request, reply) => {
-        const { view, created } = await connection.importMetadata(principalOf(request), request.body);
-        return reply.code(created ? 201 : 200).send(view);
-      },
+      async (request, reply) =>
+        sendConfigured(reply, await connection.importMetadata(principalOf(request), request.body)),
     );
   });
 }

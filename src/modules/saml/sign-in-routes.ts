@@ -2,18 +2,14 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../kernel/http/index.js';
 import { noStore } from '../sign-in/index.js';
+import { authorizationUrlAnswer, redirectBrowser, TenantParam, TenantSlugBody } from '../sso/index.js';
 import { MAX_RESPONSE_BYTES } from './assertion.js';
 import { samlBrowserBinding } from './browser-binding.js';
 import type { SamlConnectionService } from './connection.js';
 import type { SamlSignIn } from './sign-in.js';
 import type { SingleLogout } from './single-logout.js';
 
-const StartBody = Type.Object({
-  tenant_slug: Type.String({ minLength: 1, maxLength: 255, description: 'The organization to sign in to' }),
-});
-const AuthorizationUrl = Type.Object({
-  authorization_url: Type.String({ description: 'Send the browser here: the identity provider with the AuthnRequest' }),
-});
+const AuthorizationUrl = authorizationUrlAnswer('Send the browser here: the identity provider with the AuthnRequest');
 /** SAML 2.0 bindings 3.5.4 form: `SAMLResponse` (base64) and `RelayState` (at most 80 bytes, 3.5.3). */
 const AcsForm = Type.Object(
   {
@@ -32,7 +28,6 @@ const SloQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-const TenantParam = Type.Object({ tenant: Type.String({ description: 'The organization’s id (UUID)' }) });
 
 const tags = ['sso'];
 const BASE = '/api/v1/auth/sso/saml';
@@ -44,7 +39,7 @@ export function registerSamlSignInRoutes(
 ): void {
   const { connection, signIn, singleLogout } = deps;
 
-  app.post<{ Body: Static<typeof StartBody> }>(
+  app.post<{ Body: Static<typeof TenantSlugBody> }>(
     `${BASE}/start`,
     {
       config: { auth: 'public' },
@@ -56,7 +51,7 @@ export function registerSamlSignInRoutes(
           'Secure, SameSite=None cookie binding the round trip to this browser: the response must come back to ' +
           'the ACS in the same browser within about 10 minutes. 404 alike for an unknown organization and one ' +
           'without an enabled SAML connection (dormant); 429 past 60 SSO starts per 10 minutes from one address.',
-        body: StartBody,
+        body: TenantSlugBody,
         response: { 200: AuthorizationUrl, ...errors(404, 422, 429) },
       },
     },
@@ -89,7 +84,7 @@ export function registerSamlSignInRoutes(
     },
     async (request, reply) => {
       const target = await signIn.acs(request.params.tenant, request.body ?? {}, samlBrowserBinding.read(request));
-      return noStore(reply).header('referrer-policy', 'no-referrer').redirect(target, 303);
+      return redirectBrowser(reply, target, 303);
     },
   );
 
@@ -138,7 +133,7 @@ export function registerSamlSignInRoutes(
       const raw = request.raw.url ?? '';
       const rawQuery = raw.includes('?') ? raw.slice(raw.indexOf('?') + 1) : '';
       const target = await singleLogout.receive(request.params.tenant, request.query, rawQuery);
-      return noStore(reply).header('referrer-policy', 'no-referrer').redirect(target, 302);
+      return redirectBrowser(reply, target, 302);
     },
   );
 }

@@ -4,13 +4,19 @@ import type { Tx } from '../../kernel/db/index.js';
 import { notFound } from '../../kernel/http/index.js';
 import { isUuid } from '../../kernel/ids.js';
 import { throttled } from '../../kernel/limits/index.js';
-import { bindingHashOf, ROUND_TRIP_SECONDS, returnUrl, SSO_STARTS_PER_IP, tenantIdBySlug } from '../sso/index.js';
+import {
+  bindingHashOf,
+  ROUND_TRIP_SECONDS,
+  recordSignInRefusal,
+  returnUrl,
+  SSO_STARTS_PER_IP,
+  tenantIdBySlug,
+  usableEmail,
+} from '../sso/index.js';
 import { envelopeOf, SamlRefusal, verifyResponse } from './assertion.js';
 import { NOT_CONFIGURED, type SamlDeps, serviceProviderOf } from './common.js';
 import { serviceProviderSaml } from './service-provider.js';
 import * as store from './store.js';
-
-const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 /** The ACS form (HTTP-POST binding, SAML 2.0 bindings 3.5.4). */
 export interface AcsForm {
@@ -24,27 +30,16 @@ export interface AcsForm {
  * provisions the person and ends in the one-time code of every SSO round trip.
  */
 export function createSamlSignIn(deps: SamlDeps) {
-  const { transactions, clock, limiter, events, config } = deps;
+  const { transactions, clock, limiter, config } = deps;
 
   async function enabledConnection(tx: Tx, tenantId: string) {
     const connection = await store.connectionOf(tx, tenantId);
     return connection?.enabled ? connection : undefined;
   }
 
-  /** Records why a round trip of a known organization failed (Command Center; never shown to the browser). */
   async function refused(tenantId: string, reason: string, detail?: string): Promise<void> {
     deps.logger.info({ tenantId, reason }, 'saml sign-in refused');
-    await transactions.tenant(tenantId, (tx) =>
-      events.emit(tx, {
-        tenantId,
-        actor: { id: 'sso', type: 'system' },
-        category: 'auth',
-        action: 'sso.sign_in_refused',
-        severity: 'low',
-        outcome: 'denied',
-        data: { protocol: 'saml', reason, ...(detail ? { detail } : {}) },
-      }),
-    );
+    await recordSignInRefusal(deps, { tenantId, protocol: 'saml', reason, detail });
   }
 
   /**
@@ -117,8 +112,8 @@ export function createSamlSignIn(deps: SamlDeps) {
         const open = await transactions.tenant(tenantId, (tx) => store.openRequestExists(tx, request, clock.now()));
         if (!open) throw new SamlRefusal('unknown_request');
         const verified = await verifyResponse(connection, sp, envelope, clock.now());
-        const email = verified.email?.trim() ?? '';
-        if (!EMAIL.test(email) || email.length > 320) throw new SamlRefusal('no_usable_email');
+        const email = usableEmail(verified.email);
+        if (email === undefined) throw new SamlRefusal('no_usable_email');
         // One transaction whose refusals are answers, not errors: the assertion id stays remembered and the request
         // spent even when the person is then refused, so neither can be tried again.
         const outcome = await transactions.tenant(

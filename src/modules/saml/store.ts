@@ -39,27 +39,24 @@ export async function purgeRequests(q: Queryable, tenantId: string, before: Date
   await q.delete(samlRequests).where(and(eq(samlRequests.tenantId, tenantId), lt(samlRequests.expiresAt, before)));
 }
 
+type RequestMatch = { tenantId: string; id: string; browserHash: string };
+
+/** The request of this id, started by this browser, not yet spent and not expired. */
+const openRequest = (match: RequestMatch, now: Date) =>
+  and(
+    eq(samlRequests.tenantId, match.tenantId),
+    eq(samlRequests.id, match.id),
+    eq(samlRequests.browserHash, match.browserHash),
+    isNull(samlRequests.spentAt),
+    gt(samlRequests.expiresAt, now),
+  );
+
 /**
  * Whether an unspent, unexpired request of this browser has this id: a cheap look before the signature is checked,
  * so that the expensive work is done only for responses to requests this service issued (and starts are budgeted).
  */
-export async function openRequestExists(
-  q: Queryable,
-  match: { tenantId: string; id: string; browserHash: string },
-  now: Date,
-): Promise<boolean> {
-  const [row] = await q
-    .select({ id: samlRequests.id })
-    .from(samlRequests)
-    .where(
-      and(
-        eq(samlRequests.tenantId, match.tenantId),
-        eq(samlRequests.id, match.id),
-        eq(samlRequests.browserHash, match.browserHash),
-        isNull(samlRequests.spentAt),
-        gt(samlRequests.expiresAt, now),
-      ),
-    );
+export async function openRequestExists(q: Queryable, match: RequestMatch, now: Date): Promise<boolean> {
+  const [row] = await q.select({ id: samlRequests.id }).from(samlRequests).where(openRequest(match, now));
   return row !== undefined;
 }
 
@@ -67,23 +64,11 @@ export async function openRequestExists(
  * Spends a request once (its response is accepted), only from the browser that started it: of concurrent
  * responses one gets the row. Expiry is part of the match.
  */
-export async function spendRequest(
-  q: Queryable,
-  match: { tenantId: string; id: string; browserHash: string },
-  now: Date,
-): Promise<boolean> {
+export async function spendRequest(q: Queryable, match: RequestMatch, now: Date): Promise<boolean> {
   const spent = await q
     .update(samlRequests)
     .set({ spentAt: now })
-    .where(
-      and(
-        eq(samlRequests.tenantId, match.tenantId),
-        eq(samlRequests.id, match.id),
-        eq(samlRequests.browserHash, match.browserHash),
-        isNull(samlRequests.spentAt),
-        gt(samlRequests.expiresAt, now),
-      ),
-    )
+    .where(openRequest(match, now))
     .returning({ id: samlRequests.id });
   return spent.length > 0;
 }

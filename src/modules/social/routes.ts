@@ -3,36 +3,30 @@ import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
 import { SignInResultSchema } from '../accounts/index.js';
-import { deliverSignIn, noStore, signInContext } from '../sign-in/index.js';
-import { createBrowserBinding } from '../sso/index.js';
+import { noStore } from '../sign-in/index.js';
+import {
+  answerCompletion,
+  authorizationUrlAnswer,
+  CompletionHeaders,
+  completionBody,
+  createBrowserBinding,
+  ProviderCallbackQuery,
+  redirectBrowser,
+  TenantSlugBody,
+} from '../sso/index.js';
 import type { SocialIdentities } from './identities.js';
 import type { SocialSignIn } from './sign-in.js';
 
 const ProviderParam = Type.Object({
   provider: Type.String({ maxLength: 32, description: 'A configured provider: `google` or `github`' }),
 });
-const StartBody = Type.Object({
-  tenant_slug: Type.String({ minLength: 1, maxLength: 255, description: 'The organization to sign in to' }),
-});
-const AuthorizationUrl = Type.Object({
-  authorization_url: Type.String({ description: 'Send the browser here: the provider’s sign-in' }),
-});
-const CompleteBody = Type.Object({
-  code: Type.String({ minLength: 1, maxLength: 512, description: 'The `social_code` the callback sent to the app' }),
-  use_cookie: Type.Optional(
-    Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
-  ),
-});
+const AuthorizationUrl = authorizationUrlAnswer('Send the browser here: the provider’s sign-in');
+const CompleteBody = completionBody('social_code');
 const UnlinkBody = Type.Object({
   password: Type.Optional(
     Type.String({ minLength: 1, maxLength: 1024, description: 'Required when the account has a password' }),
   ),
 });
-/** Anything the provider adds is ignored; the checks read only these. */
-const CallbackQuery = Type.Object(
-  { code: Type.Optional(Type.String()), state: Type.Optional(Type.String()), error: Type.Optional(Type.String()) },
-  { additionalProperties: true },
-);
 const Identities = Type.Object({
   identities: Type.Array(
     Type.Object({
@@ -42,9 +36,6 @@ const Identities = Type.Object({
       last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     }),
   ),
-});
-const dpopHeader = Type.Object({
-  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
 });
 
 const tags = ['social'];
@@ -74,7 +65,7 @@ export function registerSocialRoutes(
     async () => ({ providers: signIn.providers() }),
   );
 
-  app.post<{ Params: Static<typeof ProviderParam>; Body: Static<typeof StartBody> }>(
+  app.post<{ Params: Static<typeof ProviderParam>; Body: Static<typeof TenantSlugBody> }>(
     '/api/v1/auth/social/:provider/start',
     {
       config: { auth: 'public' },
@@ -86,7 +77,7 @@ export function registerSocialRoutes(
           'one that turned social sign-in off (that round trip ends in the error flag). 502 when the provider ' +
           'cannot be reached; 429 past 60 starts per 10 minutes from one address.',
         params: ProviderParam,
-        body: StartBody,
+        body: TenantSlugBody,
         response: { 200: AuthorizationUrl, ...errors(404, 422, 429, 502) },
       },
       preValidation: async (request) => signIn.assertConfigured((request.params as { provider: string }).provider),
@@ -99,7 +90,7 @@ export function registerSocialRoutes(
     },
   );
 
-  app.get<{ Params: Static<typeof ProviderParam>; Querystring: Static<typeof CallbackQuery> }>(
+  app.get<{ Params: Static<typeof ProviderParam>; Querystring: Static<typeof ProviderCallbackQuery> }>(
     '/api/v1/auth/social/:provider/callback',
     {
       config: { auth: 'public' },
@@ -111,13 +102,13 @@ export function registerSocialRoutes(
           '`POST /auth/social/complete`), `social_linked=<provider>` (a link), or `social_error=true` for every ' +
           'failure alike. 404 when the provider is not configured.',
         params: ProviderParam,
-        querystring: CallbackQuery,
+        querystring: ProviderCallbackQuery,
       },
       preValidation: async (request) => signIn.assertConfigured((request.params as { provider: string }).provider),
     },
     async (request, reply) => {
       const target = await signIn.callback(request.params.provider, request.query, binding.read(request));
-      return noStore(reply).header('referrer-policy', 'no-referrer').redirect(target, 302);
+      return redirectBrowser(reply, target, 302);
     },
   );
 
@@ -133,16 +124,12 @@ export function registerSocialRoutes(
           '401 `Invalid or expired code` alike for an unknown, expired (60 seconds) or used code, an account or ' +
           'membership no longer active and social sign-in turned off. 403 when the organization requires SSO ' +
           '(owners pass as break-glass). A DPoP proof binds the tokens to its key.',
-        headers: dpopHeader,
+        headers: CompletionHeaders,
         body: CompleteBody,
         response: { 200: SignInResultSchema, ...errors(400, 401, 403, 422) },
       },
     },
-    async (request, reply) => {
-      const context = await signInContext(request, dpop);
-      const result = await signIn.complete(request.body.code, context);
-      return deliverSignIn(reply, result, request.body.use_cookie);
-    },
+    async (request, reply) => answerCompletion(request, reply, dpop, signIn.complete),
   );
 
   app.get(

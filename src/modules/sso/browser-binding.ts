@@ -11,18 +11,20 @@ const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * Binds a federated round trip (social login, SSO) to the browser that started it. The start answer sets a
- * random secret in an httpOnly, Secure, SameSite=Lax cookie scoped to the flow's paths (Lax: the provider's
- * redirect back is a top-level GET from another site, which must carry it); the flow row keeps only its SHA-256.
+ * random secret in an httpOnly, Secure cookie scoped to the flow's paths; the flow row keeps only its SHA-256.
  * The callback is accepted only with that cookie, so a `state` (or a whole callback URL) lured into another
  * browser signs nobody in there (RFC 6749 section 10.12, login CSRF). The PKCE verifier and the nonce are derived
  * from the same secret, so the stored row alone cannot finish a flow. One secret serves every flow this browser
  * starts while it lives, so two tabs do not undo each other.
+ *
+ * SameSite=Lax by default: an OAuth provider's redirect back is a top-level GET from another site, which carries
+ * it. `none` for a flow whose provider answers with a cross-site form POST (SAML's HTTP-POST binding).
  */
-export function createBrowserBinding(options: { cookieName: string; path: string }) {
+export function createBrowserBinding(options: { cookieName: string; path: string; sameSite?: 'lax' | 'none' }) {
   const cookieOptions = {
     httpOnly: true,
     secure: true,
-    sameSite: 'lax',
+    sameSite: options.sameSite ?? 'lax',
     path: options.path,
     maxAge: ROUND_TRIP_SECONDS,
   } as const;

@@ -1,3 +1,5 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { Principal } from '../../kernel/auth/index.js';
 import { planIncludes, planOf } from '../../kernel/authz/plans.js';
 import type { Clock } from '../../kernel/clock.js';
@@ -63,6 +65,28 @@ export const emitAdmin = (
     ...(severity ? { severity } : {}),
   });
 
+/**
+ * Records why a sign-in round trip of a known organization failed, whatever the protocol (Command Center; never
+ * shown to the browser).
+ */
+export async function recordSignInRefusal(
+  deps: { transactions: Transactions; events: Events },
+  refusal: { tenantId: string; protocol: 'oidc' | 'saml'; reason: string; detail?: string | undefined },
+): Promise<void> {
+  const { tenantId, protocol, reason, detail } = refusal;
+  await deps.transactions.tenant(tenantId, (tx) =>
+    deps.events.emit(tx, {
+      tenantId,
+      actor: { id: 'sso', type: 'system' },
+      category: 'auth',
+      action: 'sso.sign_in_refused',
+      severity: 'low',
+      outcome: 'denied',
+      data: { protocol, reason, ...(detail ? { detail } : {}) },
+    }),
+  );
+}
+
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A connection's `allowed_domains` (OIDC and SAML alike): lowercased, without a final dot, unique, sorted; 422 otherwise. */
@@ -74,4 +98,31 @@ export function validDomains(domains: readonly string[] | undefined): string[] {
     out.add(domain);
   }
   return [...out].sort();
+}
+
+/** The `allowed_domains` a connection is configured with (OIDC and SAML alike; `validDomains` reads it). */
+export const AllowedDomainsField = Type.Optional(
+  Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
+    maxItems: 100,
+    description:
+      'Email domains whose people may sign in through this connection, among the domains the organization ' +
+      'verified (it narrows them, never widens them); empty or omitted: every verified domain',
+  }),
+);
+
+/** The `enabled` a connection is configured with; `whenDisabled` says what a disabled connection of its kind stops. */
+export const enabledField = (whenDisabled: string) =>
+  Type.Optional(Type.Boolean({ description: `Default true; false keeps the configuration and ${whenDisabled}` }));
+
+/** Who may call the SSO admin routes (the OIDC connection and enforcement here, the SAML connection in its module). */
+export const ssoAdminPolicy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
+export const ssoAdminSchema = { tags: ['sso'], security: [{ bearer: [] }] };
+/** `ssoAdminPolicy` in the words of the route descriptions. */
+export const SSO_ADMIN_ACCESS =
+  'Needs `tenant:manage` (a person or an API key holding it); 403 while the organization awaits approval. ';
+
+/** The answer of a PUT that configures a connection. */
+export const CONFIGURED_ANSWER = '201 when this creates the connection, 200 when it replaces it.';
+export function sendConfigured(reply: FastifyReply, outcome: { view: unknown; created: boolean }) {
+  return reply.code(outcome.created ? 201 : 200).send(outcome.view);
 }

@@ -9,6 +9,11 @@ import { SCAFFOLD_ACTION } from './scaffold.js';
 
 /** Changing who may vouch for the organization's people needs a sign-in at most this old. */
 export const CONNECTION_CHANGE_SIGN_IN_WINDOW_MS = minutes(10);
+/** The guard below in the words of the route descriptions, for every route that changes a connection. */
+export const CONNECTION_CHANGE =
+  'Changing the connection also needs a person whose session signed in with their account’s own factors (not ' +
+  'through SSO) within 10 minutes (403 otherwise, also for API keys); each change is mailed to every owner and ' +
+  'raises a detection. ';
 
 /**
  * An SSO connection decides who signs in to the organization, so changing it is guarded like changing one's own

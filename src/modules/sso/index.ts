@@ -25,12 +25,34 @@ export {
   ROUND_TRIP_SECONDS,
   returnUrl,
 } from './browser-binding.js';
-export { assertPlanAllowsSso, emitAdmin, validDomains } from './common.js';
-export type { ConnectionChanges } from './connection-changes.js';
+export {
+  AllowedDomainsField,
+  assertPlanAllowsSso,
+  CONFIGURED_ANSWER,
+  emitAdmin,
+  enabledField,
+  recordSignInRefusal,
+  SSO_ADMIN_ACCESS,
+  sendConfigured,
+  ssoAdminPolicy,
+  ssoAdminSchema,
+  validDomains,
+} from './common.js';
+export { CONNECTION_CHANGE, type ConnectionChanges } from './connection-changes.js';
 export type { OidcConfigView } from './oidc-config.js';
 export { type SamlSignIn, type SamlStart, SSO_STARTS_PER_IP } from './oidc-sign-in.js';
-export { type AssertedPerson, type ProvisioningRefusal, provisionPerson } from './provisioning.js';
+export { type AssertedPerson, type ProvisioningRefusal, provisionPerson, usableEmail } from './provisioning.js';
 export { createRelyingParty, FederationError, type ProviderMetadata, type RelyingParty } from './relying-party.js';
+export {
+  answerCompletion,
+  authorizationUrlAnswer,
+  CompletionHeaders,
+  completionBody,
+  ProviderCallbackQuery,
+  redirectBrowser,
+  TenantParam,
+  TenantSlugBody,
+} from './round-trip-http.js';
 export { registerSsoRoutes } from './routes.js';
 export {
   isScaffoldOf,

@@ -7,8 +7,8 @@ import { HttpError, notFound } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
 import { type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import { bindingHashOf, challengeOf, derivedOf, ROUND_TRIP_SECONDS, returnUrl } from './browser-binding.js';
-import { NOT_CONFIGURED, type SsoDeps } from './common.js';
-import { type ProvisioningDeps, provisionPerson } from './provisioning.js';
+import { NOT_CONFIGURED, recordSignInRefusal, type SsoDeps } from './common.js';
+import { type ProvisioningDeps, provisionPerson, usableEmail } from './provisioning.js';
 import { FederationError, type RelyingParty } from './relying-party.js';
 import type { SignInCodes } from './sign-in-codes.js';
 import * as signIns from './sign-in-store.js';
@@ -56,7 +56,7 @@ const callbackPath = (tenantId: string) => `/api/v1/auth/sso/oidc/${tenantId}/ca
  * ends in a one-time code for `POST /auth/sso/complete`.
  */
 export function createOidcSignIn(deps: OidcSignInDeps) {
-  const { transactions, clock, relyingParty, codes, limiter, events } = deps;
+  const { transactions, clock, relyingParty, codes, limiter } = deps;
 
   /**
    * The enabled connection of an organization, read in its transaction; undefined when there is none. A connection
@@ -67,20 +67,9 @@ export function createOidcSignIn(deps: OidcSignInDeps) {
     return connection?.enabled && connection.clientSecretSealed !== null ? connection : undefined;
   }
 
-  /** Records why a round trip of a known organization failed (Command Center; never shown to the browser). */
   async function refused(tenantId: string, reason: string): Promise<void> {
     deps.logger.info({ tenantId, reason }, 'sso sign-in refused');
-    await transactions.tenant(tenantId, (tx) =>
-      events.emit(tx, {
-        tenantId,
-        actor: { id: 'sso', type: 'system' },
-        category: 'auth',
-        action: 'sso.sign_in_refused',
-        severity: 'low',
-        outcome: 'denied',
-        data: { protocol: 'oidc', reason },
-      }),
-    );
+    await recordSignInRefusal(deps, { tenantId, protocol: 'oidc', reason });
   }
 
   return {
@@ -192,10 +181,8 @@ export function createOidcSignIn(deps: OidcSignInDeps) {
           typeof idToken.email !== 'string' && tokens.accessToken && relyingParty.hasUserinfo(metadata)
             ? { ...(await relyingParty.userinfo(metadata, tokens.accessToken, idToken.sub)), ...idToken }
             : idToken;
-        const email = typeof claims.email === 'string' ? claims.email.trim() : '';
-        if (!/^[^@\s]+@[^@\s]+$/.test(email) || email.length > 320) {
-          throw new FederationError('the provider sent no usable email');
-        }
+        const email = usableEmail(claims.email);
+        if (email === undefined) throw new FederationError('the provider sent no usable email');
         // The organization's own provider vouches for its directory; only an explicit "not verified" is refused.
         if (claims.email_verified === false || claims.email_verified === 'false') {
           throw new FederationError('the provider says the email is not verified');

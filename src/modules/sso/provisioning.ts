@@ -43,6 +43,15 @@ export type ProvisioningRefusal =
   | 'membership_inactive'
   | 'seat_limit_reached';
 
+/**
+ * The address an identity provider asserted, trimmed, when it can be an account's address (one `@`, no white
+ * space, at most 320 characters); undefined otherwise, and the sign-in is refused.
+ */
+export function usableEmail(asserted: unknown): string | undefined {
+  const email = typeof asserted === 'string' ? asserted.trim() : '';
+  return /^[^@\s]+@[^@\s]+$/.test(email) && email.length <= 320 ? email : undefined;
+}
+
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
 /**

@@ -2,6 +2,16 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
+import {
+  AllowedDomainsField,
+  CONFIGURED_ANSWER,
+  enabledField,
+  SSO_ADMIN_ACCESS,
+  sendConfigured,
+  ssoAdminPolicy,
+  ssoAdminSchema,
+} from './common.js';
+import { CONNECTION_CHANGE } from './connection-changes.js';
 import type { ConnectionTest } from './connection-test.js';
 import type { EnforcementService } from './enforcement.js';
 import type { OidcConfigService } from './oidc-config.js';
@@ -35,17 +45,8 @@ const ConfigBody = Type.Object(
         description: 'Requested scopes; must include `openid`. Default `openid email profile`',
       }),
     ),
-    allowed_domains: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
-        maxItems: 100,
-        description:
-          'Email domains whose people may sign in through this connection, among the domains the organization ' +
-          'verified (it narrows them, never widens them); empty or omitted: every verified domain',
-      }),
-    ),
-    enabled: Type.Optional(
-      Type.Boolean({ description: 'Default true; false keeps the configuration and turns enforcement off' }),
-    ),
+    allowed_domains: AllowedDomainsField,
+    enabled: enabledField('turns enforcement off'),
   },
   { additionalProperties: false },
 );
@@ -90,16 +91,7 @@ const TestReport = Type.Object({
 const Enforcement = Type.Object({ required: Type.Boolean() }, { additionalProperties: false });
 
 const PATH = '/api/v1/tenants/sso';
-const policy = { auth: 'any', permission: 'tenant:manage', quarantineGated: true } as const;
-const common = { tags: ['sso'], security: [{ bearer: [] }] };
-/** docs/decisions.md "SSO trust model": who may change who vouches for the organization's people. */
-const CHANGE =
-  'Changing the connection also needs a person whose session signed in with their account’s own factors (not ' +
-  'through SSO) within 10 minutes (403 otherwise, also for API keys); each change is mailed to every owner and ' +
-  'raises a detection. ';
-const ADMIN =
-  'Needs `tenant:manage` (a person or an API key holding it); 403 while the organization awaits approval. ' +
-  '404 while no identity provider is configured: SSO is dormant then. ';
+const ADMIN = `${SSO_ADMIN_ACCESS}404 while no identity provider is configured: SSO is dormant then. `;
 
 /** Part A 4.6: the organization's OIDC identity provider, its connection test, and SSO enforcement. */
 export function registerSsoRoutes(
@@ -111,9 +103,9 @@ export function registerSsoRoutes(
   app.get(
     `${PATH}/oidc`,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'The organization’s OIDC identity provider (never the client secret)',
         description: ADMIN,
         response: { 200: ConfigView, ...errors(401, 403, 404) },
@@ -125,13 +117,13 @@ export function registerSsoRoutes(
   app.put<{ Body: Static<typeof ConfigBody> }>(
     `${PATH}/oidc`,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'Configure or replace the OIDC identity provider',
         description:
-          `${CHANGE}Needs \`tenant:manage\` and a plan with Enterprise SSO (403 naming the plan otherwise). 201 when this ` +
-          'creates the connection, 200 when it replaces it. 422 names the field: issuer not https on 443 with a ' +
+          `${CONNECTION_CHANGE}Needs \`tenant:manage\` and a plan with Enterprise SSO (403 naming the plan ` +
+          `otherwise). ${CONFIGURED_ANSWER} 422 names the field: issuer not https on 443 with a ` +
           'public host name, scopes without `openid`, a malformed domain, or no client secret on first ' +
           'configuration or with a changed issuer or client_id, or none while enabling a connection a manifest ' +
           'scaffolded without one. Changing issuer, client id or secret resets `last_test` and turns enforcement ' +
@@ -140,20 +132,19 @@ export function registerSsoRoutes(
         response: { 200: ConfigView, 201: ConfigView, ...errors(401, 403, 422) },
       },
     },
-    async (request, reply) => {
-      const { view, created } = await oidc.put(principalOf(request), request.body);
-      return reply.code(created ? 201 : 200).send(view);
-    },
+    async (request, reply) => sendConfigured(reply, await oidc.put(principalOf(request), request.body)),
   );
 
   app.delete(
     `${PATH}/oidc`,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'Remove the OIDC identity provider: SSO is dormant again and no longer required',
-        description: `${ADMIN}${CHANGE}Removing the connection also turns enforcement off, so members can sign in again.`,
+        description:
+          `${ADMIN}${CONNECTION_CHANGE}Removing the connection also turns enforcement off, so members can sign ` +
+          'in again.',
         response: { 204: Type.Null(), ...errors(401, 403, 404) },
       },
     },
@@ -166,9 +157,9 @@ export function registerSsoRoutes(
   app.post(
     `${PATH}/oidc/test`,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'Test the connection: discovery, key set and client credentials',
         description:
           `${ADMIN}403 on a plan without Enterprise SSO. An upstream failure is a result (200 with ` +
@@ -184,9 +175,9 @@ export function registerSsoRoutes(
   app.get(
     `${PATH}/enforcement`,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'Whether the organization requires SSO',
         description: ADMIN,
         response: { 200: Enforcement, ...errors(401, 403, 404) },
@@ -198,15 +189,15 @@ export function registerSsoRoutes(
   app.put<{ Body: Static<typeof Enforcement> }>(
     `${PATH}/enforcement`,
     {
-      config: policy,
+      config: ssoAdminPolicy,
       schema: {
-        ...common,
+        ...ssoAdminSchema,
         summary: 'Require SSO, or stop requiring it',
         description:
-          `${ADMIN}${CHANGE}Once required, password, magic-link and passkey sign-in answer 403 to members who are not ` +
-          'owners (owners pass: break-glass). Requiring needs a plan with Enterprise SSO (403), an enabled ' +
-          'connection and a passed connection test of its current configuration (409); turning it off is always ' +
-          'allowed.',
+          `${ADMIN}${CONNECTION_CHANGE}Once required, password, magic-link and passkey sign-in answer 403 to ` +
+          'members who are not owners (owners pass: break-glass). Requiring needs a plan with Enterprise SSO ' +
+          '(403), an enabled connection and a passed connection test of its current configuration (409); turning ' +
+          'it off is always allowed.',
         body: Enforcement,
         response: { 200: Enforcement, ...errors(401, 403, 404, 409, 422) },
       },

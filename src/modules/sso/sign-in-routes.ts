@@ -4,39 +4,30 @@ import type { DpopVerifier } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
 import { SignInResultSchema } from '../accounts/index.js';
 import type { RequestContext, SignInResult } from '../sign-in/index.js';
-import { deliverSignIn, noStore, signInContext } from '../sign-in/index.js';
+import { noStore } from '../sign-in/index.js';
 import type { BackchannelLogout } from './backchannel-logout.js';
 import { createBrowserBinding } from './browser-binding.js';
 import type { OidcSignIn, SamlSignIn } from './oidc-sign-in.js';
+import {
+  answerCompletion,
+  authorizationUrlAnswer,
+  CompletionHeaders,
+  completionBody,
+  ProviderCallbackQuery,
+  redirectBrowser,
+  TenantParam,
+  TenantSlugBody,
+} from './round-trip-http.js';
 
-const StartBody = Type.Object({
-  tenant_slug: Type.String({ minLength: 1, maxLength: 255, description: 'The organization to sign in to' }),
-});
-const AuthorizationUrl = Type.Object({
-  authorization_url: Type.String({ description: 'Send the browser here: the identity provider’s sign-in' }),
-});
-const CompleteBody = Type.Object({
-  code: Type.String({ minLength: 1, maxLength: 512, description: 'The `sso_code` the callback sent to the app' }),
-  use_cookie: Type.Optional(
-    Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
-  ),
-});
-/** Anything the provider adds is ignored; the checks read only these. */
-const CallbackQuery = Type.Object(
-  { code: Type.Optional(Type.String()), state: Type.Optional(Type.String()), error: Type.Optional(Type.String()) },
-  { additionalProperties: true },
-);
+const AuthorizationUrl = authorizationUrlAnswer('Send the browser here: the identity provider’s sign-in');
+const CompleteBody = completionBody('sso_code');
 const LinkBody = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the mailed link' }),
 });
-const TenantParam = Type.Object({ tenant: Type.String({ description: 'The organization’s id (UUID)' }) });
 const LogoutForm = Type.Object(
   { logout_token: Type.Optional(Type.String({ description: 'OIDC Back-Channel Logout 1.0 logout token (JWT)' })) },
   { additionalProperties: true },
 );
-const dpopHeader = Type.Object({
-  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
-});
 
 const tags = ['sso'];
 export const SSO_FLOW_COOKIE = 'svc_sso_flow';
@@ -58,7 +49,7 @@ export function registerSsoSignInRoutes(
   const { oidcSignIn, complete, samlBinding, backchannelLogout, confirmLink, dpop } = deps;
   const binding = createBrowserBinding({ cookieName: SSO_FLOW_COOKIE, path: '/api/v1/auth/sso' });
 
-  app.post<{ Body: Static<typeof StartBody> }>(
+  app.post<{ Body: Static<typeof TenantSlugBody> }>(
     '/api/v1/auth/sso/start',
     {
       config: { auth: 'public' },
@@ -71,7 +62,7 @@ export function registerSsoSignInRoutes(
           'this browser (it must finish within about 10 minutes, in the same browser). 404 alike for an unknown ' +
           'organization and one without SSO (dormant); 502 when the provider’s metadata cannot be read; 429 past ' +
           '60 starts per 10 minutes from one address.',
-        body: StartBody,
+        body: TenantSlugBody,
         response: { 200: AuthorizationUrl, ...errors(404, 422, 429, 502) },
       },
     },
@@ -86,7 +77,7 @@ export function registerSsoSignInRoutes(
     },
   );
 
-  app.get<{ Params: Static<typeof TenantParam>; Querystring: Static<typeof CallbackQuery> }>(
+  app.get<{ Params: Static<typeof TenantParam>; Querystring: Static<typeof ProviderCallbackQuery> }>(
     '/api/v1/auth/sso/oidc/:tenant/callback',
     {
       config: { auth: 'public' },
@@ -98,12 +89,12 @@ export function registerSsoSignInRoutes(
           '`POST /auth/sso/complete`), or with `sso_error=true` for every failure alike. Register ' +
           '`{BASE_URL}/api/v1/auth/sso/oidc/{tenant id}/callback` as the redirect URI at the identity provider.',
         params: TenantParam,
-        querystring: CallbackQuery,
+        querystring: ProviderCallbackQuery,
       },
     },
     async (request, reply) => {
       const target = await oidcSignIn.callback(request.params.tenant, request.query, binding.read(request));
-      return noStore(reply).header('referrer-policy', 'no-referrer').redirect(target, 302);
+      return redirectBrowser(reply, target, 302);
     },
   );
 
@@ -118,16 +109,12 @@ export function registerSsoSignInRoutes(
           'A token pair (amr `sso`), or `{mfa_required: true, mfa_token}` when the account has TOTP enrolled. ' +
           '401 `Invalid or expired code` alike for an unknown, expired (60 seconds) or used code and an account ' +
           'or membership no longer active. A DPoP proof binds the tokens to its key.',
-        headers: dpopHeader,
+        headers: CompletionHeaders,
         body: CompleteBody,
         response: { 200: SignInResultSchema, ...errors(400, 401, 422) },
       },
     },
-    async (request, reply) => {
-      const context = await signInContext(request, dpop);
-      const result = await complete(request.body.code, context);
-      return deliverSignIn(reply, result, request.body.use_cookie);
-    },
+    async (request, reply) => answerCompletion(request, reply, dpop, complete),
   );
 
   app.post<{ Body: Static<typeof LinkBody> }>(
