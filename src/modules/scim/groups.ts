@@ -3,26 +3,20 @@ import type { Tx } from '../../kernel/db/index.js';
 import { ScimError } from '../../kernel/http/index.js';
 import { isUuid, newId } from '../../kernel/ids.js';
 import {
-  checkIfMatch,
-  etagOf,
   invalidValue,
   isForeignKeyViolation,
   isUniqueViolation,
-  type ListQuery,
-  listResponse,
-  notFound,
   type Projection,
-  paging,
   type ScimDeps,
   scimBaseUrl,
   scimErrorOf,
   text,
   uniqueness,
-  wants,
 } from './common.js';
-import { applyPatch, type Doc, MemberPlan, membersIntercept, type PatchOperation, parsePatchRequest } from './patch.js';
-import { GROUP_FILTER_MAP, whereOfFilter } from './query.js';
-import { GROUP_RESOURCE, GROUP_SCHEMA, project } from './resource-schemas.js';
+import { applyPatch, type Doc, MemberPlan, membersIntercept, type PatchOperation } from './patch.js';
+import { GROUP_FILTER_MAP } from './query.js';
+import { GROUP_RESOURCE, GROUP_SCHEMA } from './resource-schemas.js';
+import { metaOf, patchOperationsOf, resourceReads } from './resource-service.js';
 import * as store from './store.js';
 
 interface GroupFields {
@@ -86,20 +80,20 @@ export function createGroupService(deps: ScimDeps) {
               })),
           }
         : {}),
-      meta: {
-        resourceType: 'Group',
-        created: row.createdAt.toISOString(),
-        lastModified: row.updatedAt.toISOString(),
-        location: `${base}/Groups/${row.id}`,
-        version: etagOf(row.version),
-      },
+      meta: metaOf('Group', `${base}/Groups/${row.id}`, row),
     };
   }
 
-  async function single(tx: Tx, row: store.ScimGroupRow, projection: Projection) {
-    const members = wants(projection, 'members') ? await store.membersOfGroups(tx, row.tenantId, [row.id]) : undefined;
-    return { resource: project(resourceOf(row, members), GROUP_SCHEMA, projection), version: row.version };
-  }
+  const { single, lockedAt, list, get } = resourceReads(transactions, {
+    name: 'Group',
+    schema: GROUP_SCHEMA,
+    filterMap: GROUP_FILTER_MAP,
+    joined: 'members',
+    row: store.scimGroup,
+    page: store.listScimGroups,
+    joinedOf: store.membersOfGroups,
+    resourceOf,
+  });
 
   /** Applies a member plan; a member added must be a User of the organization (groups do not nest). */
   async function applyMembers(tx: Tx, tenantId: string, groupId: string, plan: MemberPlan) {
@@ -121,12 +115,6 @@ export function createGroupService(deps: ScimDeps) {
   async function assertNameFree(tx: Tx, tenantId: string, displayName: string, self?: string) {
     const holder = await store.scimGroupByName(tx, tenantId, displayName.toLowerCase());
     if (holder && holder.id !== self) throw uniqueness(`displayName ${JSON.stringify(displayName)} is taken`);
-  }
-
-  async function locked(tx: Tx, tenantId: string, id: string) {
-    const row = isUuid(id) ? await store.scimGroup(tx, tenantId, id, true) : undefined;
-    if (!row) throw notFound('Group', id);
-    return row;
   }
 
   /** Stores a changed group: fields, members, version; one `scim.group_updated` naming what changed. */
@@ -168,25 +156,8 @@ export function createGroupService(deps: ScimDeps) {
   }
 
   return {
-    async list(principal: Principal, query: ListQuery) {
-      const where = whereOfFilter(query.filter, GROUP_FILTER_MAP);
-      const { offset, limit, startIndex } = paging(query);
-      return transactions.tenant(principal.tenantId, async (tx) => {
-        const { total, page } = await store.listScimGroups(tx, principal.tenantId, where, offset, limit);
-        const ids = page.map((row) => row.id);
-        const members = wants(query, 'members') ? await store.membersOfGroups(tx, principal.tenantId, ids) : undefined;
-        const resources = page.map((row) => project(resourceOf(row, members), GROUP_SCHEMA, query));
-        return listResponse(resources, total, startIndex);
-      });
-    },
-
-    async get(principal: Principal, id: string, projection: Projection) {
-      return transactions.tenant(principal.tenantId, async (tx) => {
-        const row = isUuid(id) ? await store.scimGroup(tx, principal.tenantId, id) : undefined;
-        if (!row) throw notFound('Group', id);
-        return single(tx, row, projection);
-      });
-    },
+    list,
+    get,
 
     /** `POST /Groups`: 409 `uniqueness` when the organization has a group of that displayName (any case). */
     async create(principal: Principal, body: unknown, projection: Projection) {
@@ -219,8 +190,7 @@ export function createGroupService(deps: ScimDeps) {
       const operations = writtenBody(body);
       return guarded(() =>
         transactions.tenant(principal.tenantId, async (tx) => {
-          const row = await locked(tx, principal.tenantId, id);
-          checkIfMatch(ifMatch, row.version);
+          const row = await lockedAt(tx, principal.tenantId, id, ifMatch);
           const { fields, plan } = patched({}, operations, row.id);
           return single(tx, await commit(tx, principal, row, fields, plan), projection);
         }),
@@ -230,41 +200,29 @@ export function createGroupService(deps: ScimDeps) {
     /**
      * `PATCH /Groups/{id}`: member changes in Okta's style (`members[value eq "…"]`) and Entra's (`path: members`
      * with a value list) are applied as set changes, without reading the group's members. Answers the resource only
-     * when `withResource` (the caller asked for attributes); otherwise the route answers 204.
+     * when the caller asked for attributes (`attributes` or `excludedAttributes`); otherwise none, and the route
+     * answers 204.
      */
-    async patch(
-      principal: Principal,
-      id: string,
-      body: unknown,
-      options: { projection: Projection; withResource: boolean; ifMatch?: string | undefined },
-    ) {
-      let operations: PatchOperation[];
-      try {
-        operations = parsePatchRequest(body);
-      } catch (error) {
-        throw scimErrorOf(error);
-      }
+    async patch(principal: Principal, id: string, body: unknown, projection: Projection, ifMatch?: string) {
+      const operations = patchOperationsOf(body);
+      const withResource = projection.attributes !== undefined || projection.excludedAttributes !== undefined;
       return guarded(() =>
         transactions.tenant(principal.tenantId, async (tx) => {
-          const row = await locked(tx, principal.tenantId, id);
-          checkIfMatch(options.ifMatch, row.version);
+          const row = await lockedAt(tx, principal.tenantId, id, ifMatch);
           const doc: Doc = {
             displayName: row.displayName,
             ...(row.externalId !== null ? { externalId: row.externalId } : {}),
           };
           const { fields, plan } = patched(doc, operations, row.id);
           const next = await commit(tx, principal, row, fields, plan);
-          return options.withResource
-            ? single(tx, next, options.projection)
-            : { resource: null, version: next.version };
+          return withResource ? single(tx, next, projection) : { resource: null, version: next.version };
         }),
       );
     },
 
     async remove(principal: Principal, id: string, ifMatch?: string): Promise<void> {
       await transactions.tenant(principal.tenantId, async (tx) => {
-        const row = await locked(tx, principal.tenantId, id);
-        checkIfMatch(ifMatch, row.version);
+        const row = await lockedAt(tx, principal.tenantId, id, ifMatch);
         await store.deleteScimGroup(tx, principal.tenantId, row.id);
         await emit(tx, principal, 'scim.group_deleted', { group_id: row.id });
       });

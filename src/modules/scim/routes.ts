@@ -88,6 +88,27 @@ function notModified(request: FastifyRequest, version: number): boolean {
   return value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${version}"` || tag.trim() === '*');
 }
 
+/** PUT and PATCH on one resource: its id, a body, and the projection of the answer. */
+interface WriteRoute {
+  Params: Static<typeof IdParams>;
+  Body: Record<string, unknown>;
+  Querystring: Static<typeof ProjectionQuery>;
+}
+
+/** What the routes of Users and of Groups differ in; the rest of their routes is one rule for both. */
+interface ResourceRoutes {
+  path: '/Users' | '/Groups';
+  schema: typeof UserSchema | typeof GroupSchema;
+  service: Scim['users'] | Scim['groups'];
+  what: 'User' | 'Group';
+  create: { summary: string; description: string };
+  /** What PUT does with an attribute the body leaves out. */
+  replaceLeftOut: string;
+  removeSummary: string;
+  /** `mayAnswerEmpty`: the PATCH answers 204 without a body unless the caller asks for attributes. */
+  patch: { summary: string; description: string; mayAnswerEmpty: boolean };
+}
+
 /**
  * The SCIM 2.0 surface (Part A 4.6, RFC 7644) under `/api/v1/scim/v2`, in a plugin of its own: it parses
  * `application/scim+json`, answers with it, and turns every error (the guard's 401 too) into an RFC 7644 document.
@@ -180,12 +201,23 @@ export function registerScimRoutes(app: FastifyInstance, deps: { scim: Scim; bas
       one('/ResourceTypes/:id', 'One resource type', (id) => resourceTypes(base).find((type) => type.id === id));
       one('/Schemas/:id', 'One schema, by its URI', (id) => schemaDocuments(base).find((schema) => schema.id === id));
 
-      const resourceRoutes = (
-        path: '/Users' | '/Groups',
-        schema: typeof UserSchema | typeof GroupSchema,
-        service: typeof users | typeof groups,
-        what: string,
-      ) => {
+      const WRITE_ERRORS = scimErrors(400, 401, 403, 404, 409, 412, 413, 415);
+      /** The six routes of a resource type: list, read, create, replace, delete and change. */
+      const resourceRoutes = ({ path, schema, service, what, ...texts }: ResourceRoutes) => {
+        /** PUT and PATCH: the written resource with its ETag, or 204 when the write answers none (a Group's PATCH). */
+        const written =
+          (write: typeof service.replace | typeof service.patch) =>
+          async (request: FastifyRequest<WriteRoute>, reply: FastifyReply) => {
+            const { resource, version } = await write(
+              principalOf(request),
+              request.params.id,
+              request.body,
+              request.query,
+              ifMatchOf(request),
+            );
+            reply.header('etag', etagOf(version));
+            return resource ? reply.send(resource) : reply.code(204).send();
+          };
         scope.get<{ Querystring: Static<typeof ListQuery> }>(
           path,
           {
@@ -219,67 +251,29 @@ export function registerScimRoutes(app: FastifyInstance, deps: { scim: Scim; bas
             return reply.header('etag', etagOf(version)).send(resource);
           },
         );
-      };
-      resourceRoutes('/Users', UserSchema, users, 'User');
-      resourceRoutes('/Groups', GroupSchema, groups, 'Group');
-
-      const WRITE_ERRORS = scimErrors(400, 401, 403, 404, 409, 412, 413, 415);
-      scope.post<{ Body: Record<string, unknown>; Querystring: Static<typeof ProjectionQuery> }>(
-        '/Users',
-        {
-          config: policy,
-          schema: {
-            ...common,
-            summary: 'Provision a User: an account and a SCIM-managed membership (role member)',
-            description:
-              `${AUTH}An address that has an account links it. 409 uniqueness: userName taken, or the address ` +
-              'belongs to the owner or a customer; 403 seat cap reached.',
-            body: ResourceBody('A User'),
-            querystring: ProjectionQuery,
-            response: { 201: UserSchema, ...WRITE_ERRORS },
+        scope.post<{ Body: Record<string, unknown>; Querystring: Static<typeof ProjectionQuery> }>(
+          path,
+          {
+            config: policy,
+            schema: {
+              ...common,
+              summary: texts.create.summary,
+              description: `${AUTH}${texts.create.description}`,
+              body: ResourceBody(`A ${what}`),
+              querystring: ProjectionQuery,
+              response: { 201: schema, ...WRITE_ERRORS },
+            },
           },
-        },
-        async (request, reply) => {
-          const { resource, version } = await users.create(principalOf(request), request.body, request.query);
-          return reply
-            .code(201)
-            .header('location', `${base}/Users/${resource.id}`)
-            .header('etag', etagOf(version))
-            .send(resource);
-        },
-      );
-      scope.post<{ Body: Record<string, unknown>; Querystring: Static<typeof ProjectionQuery> }>(
-        '/Groups',
-        {
-          config: policy,
-          schema: {
-            ...common,
-            summary: 'Create a Group',
-            description: `${AUTH}409 uniqueness: displayName taken; 400 invalidValue: a member that is no User.`,
-            body: ResourceBody('A Group'),
-            querystring: ProjectionQuery,
-            response: { 201: GroupSchema, ...WRITE_ERRORS },
+          async (request, reply) => {
+            const { resource, version } = await service.create(principalOf(request), request.body, request.query);
+            return reply
+              .code(201)
+              .header('location', `${base}${path}/${resource.id}`)
+              .header('etag', etagOf(version))
+              .send(resource);
           },
-        },
-        async (request, reply) => {
-          const { resource, version } = await groups.create(principalOf(request), request.body, request.query);
-          return reply
-            .code(201)
-            .header('location', `${base}/Groups/${resource.id}`)
-            .header('etag', etagOf(version))
-            .send(resource);
-        },
-      );
-
-      for (const [path, service, schema, what] of [
-        ['/Users', users, UserSchema, 'User'],
-        ['/Groups', groups, GroupSchema, 'Group'],
-      ] as const) {
-        scope.put<{
-          Params: Static<typeof IdParams>;
-          Body: Record<string, unknown>;
-          Querystring: Static<typeof ProjectionQuery>;
-        }>(
+        );
+        scope.put<WriteRoute>(
           `${path}/:id`,
           {
             config: policy,
@@ -287,25 +281,15 @@ export function registerScimRoutes(app: FastifyInstance, deps: { scim: Scim; bas
               ...common,
               summary: `Replace a ${what}`,
               description:
-                `${AUTH}Every writable attribute is replaced (` +
-                (what === 'User' ? '`active` left out keeps its value' : '`members` left out keep theirs') +
-                '); If-Match with an old version answers 412.',
+                `${AUTH}Every writable attribute is replaced (${texts.replaceLeftOut}); ` +
+                'If-Match with an old version answers 412.',
               params: IdParams,
               body: ResourceBody(`A ${what}`),
               querystring: ProjectionQuery,
               response: { 200: schema, ...WRITE_ERRORS },
             },
           },
-          async (request, reply) => {
-            const { resource, version } = await service.replace(
-              principalOf(request),
-              request.params.id,
-              request.body,
-              request.query,
-              ifMatchOf(request),
-            );
-            return reply.header('etag', etagOf(version)).send(resource);
-          },
+          written(service.replace),
         );
         scope.delete<{ Params: Static<typeof IdParams> }>(
           `${path}/:id`,
@@ -313,10 +297,7 @@ export function registerScimRoutes(app: FastifyInstance, deps: { scim: Scim; bas
             config: policy,
             schema: {
               ...common,
-              summary:
-                what === 'User'
-                  ? 'Deprovision a User: the membership is removed and the person’s sessions end'
-                  : 'Delete a Group',
+              summary: texts.removeSummary,
               description: `${AUTH}If-Match with an old version answers 412.`,
               params: IdParams,
               response: { 204: { type: 'null' }, ...scimErrors(401, 403, 404, 412) },
@@ -327,70 +308,67 @@ export function registerScimRoutes(app: FastifyInstance, deps: { scim: Scim; bas
             return reply.code(204).send();
           },
         );
-      }
-
-      scope.patch<{
-        Params: Static<typeof IdParams>;
-        Body: Record<string, unknown>;
-        Querystring: Static<typeof ProjectionQuery>;
-      }>(
-        '/Users/:id',
-        {
-          config: policy,
-          schema: {
-            ...common,
-            summary: 'Change a User (RFC 7644 PATCH, as Okta and Entra send it); active false signs the person out',
-            description:
-              `${AUTH}All operations apply or none. 400 with scimType invalidSyntax, invalidPath, noTarget, ` +
-              'invalidValue or mutability; 409 uniqueness; 412 If-Match with an old version.',
-            params: IdParams,
-            body: ResourceBody('A PatchOp message'),
-            querystring: ProjectionQuery,
-            response: { 200: UserSchema, ...WRITE_ERRORS },
+        scope.patch<WriteRoute>(
+          `${path}/:id`,
+          {
+            config: policy,
+            schema: {
+              ...common,
+              summary: texts.patch.summary,
+              description: `${AUTH}${texts.patch.description}`,
+              params: IdParams,
+              body: ResourceBody('A PatchOp message'),
+              querystring: ProjectionQuery,
+              response: {
+                200: schema,
+                ...(texts.patch.mayAnswerEmpty ? { 204: { type: 'null' } } : {}),
+                ...WRITE_ERRORS,
+              },
+            },
           },
+          written(service.patch),
+        );
+      };
+      resourceRoutes({
+        path: '/Users',
+        schema: UserSchema,
+        service: users,
+        what: 'User',
+        create: {
+          summary: 'Provision a User: an account and a SCIM-managed membership (role member)',
+          description:
+            'An address that has an account links it. 409 uniqueness: userName taken, or the address belongs to the ' +
+            'owner or a customer; 403 seat cap reached.',
         },
-        async (request, reply) => {
-          const { resource, version } = await users.patch(
-            principalOf(request),
-            request.params.id,
-            request.body,
-            request.query,
-            ifMatchOf(request),
-          );
-          return reply.header('etag', etagOf(version)).send(resource);
+        replaceLeftOut: '`active` left out keeps its value',
+        removeSummary: 'Deprovision a User: the membership is removed and the person’s sessions end',
+        patch: {
+          summary: 'Change a User (RFC 7644 PATCH, as Okta and Entra send it); active false signs the person out',
+          description:
+            'All operations apply or none. 400 with scimType invalidSyntax, invalidPath, noTarget, invalidValue or ' +
+            'mutability; 409 uniqueness; 412 If-Match with an old version.',
+          mayAnswerEmpty: false,
         },
-      );
-      scope.patch<{
-        Params: Static<typeof IdParams>;
-        Body: Record<string, unknown>;
-        Querystring: Static<typeof ProjectionQuery>;
-      }>(
-        '/Groups/:id',
-        {
-          config: policy,
-          schema: {
-            ...common,
-            summary: 'Change a Group: rename, add or remove members (Okta and Entra styles)',
-            description:
-              `${AUTH}204 without a body; 200 with the Group when \`attributes\` or \`excludedAttributes\` is ` +
-              'given. 400 invalidValue for a member that is no User of the organization.',
-            params: IdParams,
-            body: ResourceBody('A PatchOp message'),
-            querystring: ProjectionQuery,
-            response: { 200: GroupSchema, 204: { type: 'null' }, ...WRITE_ERRORS },
-          },
+      });
+      resourceRoutes({
+        path: '/Groups',
+        schema: GroupSchema,
+        service: groups,
+        what: 'Group',
+        create: {
+          summary: 'Create a Group',
+          description: '409 uniqueness: displayName taken; 400 invalidValue: a member that is no User.',
         },
-        async (request, reply) => {
-          const withResource = request.query.attributes !== undefined || request.query.excludedAttributes !== undefined;
-          const { resource, version } = await groups.patch(principalOf(request), request.params.id, request.body, {
-            projection: request.query,
-            withResource,
-            ifMatch: ifMatchOf(request),
-          });
-          reply.header('etag', etagOf(version));
-          return resource ? reply.send(resource) : reply.code(204).send();
+        replaceLeftOut: '`members` left out keep theirs',
+        removeSummary: 'Delete a Group',
+        patch: {
+          summary: 'Change a Group: rename, add or remove members (Okta and Entra styles)',
+          description:
+            '204 without a body; 200 with the Group when `attributes` or `excludedAttributes` is given. 400 ' +
+            'invalidValue for a member that is no User of the organization.',
+          mayAnswerEmpty: true,
         },
-      );
+      });
     },
     { prefix: SCIM_PREFIX },
   );

@@ -1,25 +1,12 @@
 import type { Principal } from '../../kernel/auth/index.js';
 import type { Tx } from '../../kernel/db/index.js';
-import { isUuid, newId } from '../../kernel/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { type AccountService, accountKeptElsewhere } from '../accounts/index.js';
-import {
-  checkIfMatch,
-  etagOf,
-  isUniqueViolation,
-  type ListQuery,
-  listResponse,
-  notFound,
-  type Projection,
-  paging,
-  type ScimDeps,
-  scimBaseUrl,
-  scimErrorOf,
-  uniqueness,
-  wants,
-} from './common.js';
-import { applyPatch, type Doc, type PatchOperation, parsePatchRequest } from './patch.js';
-import { USER_FILTER_MAP, whereOfFilter } from './query.js';
-import { project, USER_RESOURCE, USER_SCHEMA } from './resource-schemas.js';
+import { isUniqueViolation, type Projection, type ScimDeps, scimBaseUrl, scimErrorOf, uniqueness } from './common.js';
+import { applyPatch, type Doc } from './patch.js';
+import { USER_FILTER_MAP } from './query.js';
+import { USER_RESOURCE, USER_SCHEMA } from './resource-schemas.js';
+import { metaOf, patchOperationsOf, resourceReads } from './resource-service.js';
 import * as store from './store.js';
 import { changes, docOf, fieldsOf, profileOf, signInAddress, type UserFields, writtenDoc } from './user-fields.js';
 
@@ -36,7 +23,8 @@ export function createUserService(deps: ScimDeps) {
   const { transactions, organizations, sessions, events, clock, accounts } = deps;
   const base = scimBaseUrl(deps.config.baseUrl);
 
-  function resourceOf(row: store.ScimUserRow, groups: GroupRef[]): Record<string, unknown> {
+  /** `groups` is undefined when the projection leaves them out; the resource then lists none. */
+  function resourceOf(row: store.ScimUserRow, groups: GroupRef[] = []): Record<string, unknown> {
     const { name } = docOf(row);
     return {
       schemas: [USER_SCHEMA],
@@ -55,20 +43,20 @@ export function createUserService(deps: ScimDeps) {
           $ref: `${base}/Groups/${group.groupId}`,
           type: 'direct',
         })),
-      meta: {
-        resourceType: 'User',
-        created: row.createdAt.toISOString(),
-        lastModified: row.updatedAt.toISOString(),
-        location: `${base}/Users/${row.id}`,
-        version: etagOf(row.version),
-      },
+      meta: metaOf('User', `${base}/Users/${row.id}`, row),
     };
   }
 
-  async function single(tx: Tx, row: store.ScimUserRow, projection: Projection) {
-    const groups = wants(projection, 'groups') ? await store.groupsOfUsers(tx, row.tenantId, [row.id]) : [];
-    return { resource: project(resourceOf(row, groups), USER_SCHEMA, projection), version: row.version };
-  }
+  const { single, lockedAt, list, get } = resourceReads(transactions, {
+    name: 'User',
+    schema: USER_SCHEMA,
+    filterMap: USER_FILTER_MAP,
+    joined: 'groups',
+    row: store.scimUser,
+    page: store.listScimUsers,
+    joinedOf: store.groupsOfUsers,
+    resourceOf,
+  });
 
   const emit = (
     tx: Tx,
@@ -188,13 +176,6 @@ export function createUserService(deps: ScimDeps) {
     return next;
   }
 
-  /** The locked row of a User of the organization; 404 for unknown and malformed ids alike. */
-  async function locked(tx: Tx, tenantId: string, id: string) {
-    const row = isUuid(id) ? await store.scimUser(tx, tenantId, id, true) : undefined;
-    if (!row) throw notFound('User', id);
-    return row;
-  }
-
   /** Unique violations of a concurrent write answer like the checks before it would have. */
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -206,25 +187,8 @@ export function createUserService(deps: ScimDeps) {
   }
 
   return {
-    async list(principal: Principal, query: ListQuery) {
-      const where = whereOfFilter(query.filter, USER_FILTER_MAP);
-      const { offset, limit, startIndex } = paging(query);
-      return transactions.tenant(principal.tenantId, async (tx) => {
-        const { total, page } = await store.listScimUsers(tx, principal.tenantId, where, offset, limit);
-        const ids = page.map((row) => row.id);
-        const groups = wants(query, 'groups') ? await store.groupsOfUsers(tx, principal.tenantId, ids) : [];
-        const resources = page.map((row) => project(resourceOf(row, groups), USER_SCHEMA, query));
-        return listResponse(resources, total, startIndex);
-      });
-    },
-
-    async get(principal: Principal, id: string, projection: Projection) {
-      return transactions.tenant(principal.tenantId, async (tx) => {
-        const row = isUuid(id) ? await store.scimUser(tx, principal.tenantId, id) : undefined;
-        if (!row) throw notFound('User', id);
-        return single(tx, row, projection);
-      });
-    },
+    list,
+    get,
 
     /**
      * `POST /Users`: an account with a membership (role `member`, workforce) in the organization, SCIM-managed. A
@@ -298,8 +262,7 @@ export function createUserService(deps: ScimDeps) {
       const doc = writtenDoc(body, id);
       return guarded(() =>
         transactions.tenant(principal.tenantId, async (tx) => {
-          const row = await locked(tx, principal.tenantId, id);
-          checkIfMatch(ifMatch, row.version);
+          const row = await lockedAt(tx, principal.tenantId, id, ifMatch);
           const next = await commit(tx, principal, row, fieldsOf(doc, row.active));
           return single(tx, next, projection);
         }),
@@ -308,16 +271,10 @@ export function createUserService(deps: ScimDeps) {
 
     /** `PATCH /Users/{id}` (RFC 7644 section 3.5.2): all operations apply, or none. */
     async patch(principal: Principal, id: string, body: unknown, projection: Projection, ifMatch?: string) {
-      let operations: PatchOperation[];
-      try {
-        operations = parsePatchRequest(body);
-      } catch (error) {
-        throw scimErrorOf(error);
-      }
+      const operations = patchOperationsOf(body);
       return guarded(() =>
         transactions.tenant(principal.tenantId, async (tx) => {
-          const row = await locked(tx, principal.tenantId, id);
-          checkIfMatch(ifMatch, row.version);
+          const row = await lockedAt(tx, principal.tenantId, id, ifMatch);
           let doc: Doc;
           try {
             doc = applyPatch(docOf(row), operations, { resource: USER_RESOURCE, id: row.id });
@@ -337,8 +294,7 @@ export function createUserService(deps: ScimDeps) {
     async remove(principal: Principal, id: string, ifMatch?: string): Promise<void> {
       const { tenantId } = principal;
       await transactions.tenant(tenantId, async (tx) => {
-        const row = await locked(tx, tenantId, id);
-        checkIfMatch(ifMatch, row.version);
+        const row = await lockedAt(tx, tenantId, id, ifMatch);
         await store.deleteScimUser(tx, tenantId, row.id);
         const membership = await organizations.memberships.ofUser(tx, tenantId, row.userId);
         if (membership) {
