@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAMS_PER_PRINCIPAL } from '../../src/modules/command/events-stream.js';
 import { request } from '../support/http.js';
-import { signUpOwner } from '../support/organizations.js';
-import { bootstrapPlatformOwner } from '../support/platform.js';
-import { startService, type TestService } from '../support/service.js';
+import type { TestService } from '../support/service.js';
+import {
+  failSignIn,
+  failSignInsSecondApart,
+  type Owner,
+  opened,
+  openStream,
+  type PlatformOwner,
+  startWithTwoOrganizations,
+} from './command-support.js';
 
 // An attacker's review of the Command Center reads (Part B 4.8): cursors forged from another organization's
 // position, garbage or oversized, and filters holding SQL wildcards, quotes and NUL. Each either answers the
@@ -11,28 +18,17 @@ import { startService, type TestService } from '../support/service.js';
 // credential cannot hold live streams (and their buffers) without bound.
 
 let svc: TestService;
-let platform: Awaited<ReturnType<typeof bootstrapPlatformOwner>>;
+let platform: PlatformOwner;
 let alpha: Owner;
 let beta: Owner;
 beforeAll(async () => {
-  svc = await startService();
-  platform = await bootstrapPlatformOwner(svc);
-  alpha = await signUpOwner(svc.url, 'alpha');
-  beta = await signUpOwner(svc.url, 'beta');
-  for (const who of [alpha, beta, beta]) {
-    svc.clock.advance(1000);
-    const res = await request(api('/auth/login'), {
-      json: { email: who.email, password: 'not the password at all', tenant_slug: who.slug },
-    });
-    expect(res.status).toBe(401);
-  }
-  await svc.deps.afterAnswer.drain();
+  ({ svc, platform, alpha, beta } = await startWithTwoOrganizations());
+  await failSignInsSecondApart(svc, [alpha, beta, beta]);
 });
 afterAll(async () => {
   await svc?.close();
 });
 
-type Owner = Awaited<ReturnType<typeof signUpOwner>>;
 const api = (path: string) => `${svc.url}/api/v1${path}`;
 const get = (path: string, token: string, params: Record<string, string | number> = {}) =>
   request(
@@ -154,45 +150,26 @@ describe('filters holding wildcards, quotes and NUL', () => {
 });
 
 /** A live stream, read until it says it is open; the text it received so far, and how to close it. */
-async function openStream(token: string) {
-  const abort = new AbortController();
-  const res = await fetch(api('/command/events/stream'), {
-    headers: { authorization: `Bearer ${token}` },
-    signal: abort.signal,
-  });
-  let text = '';
-  if (res.status === 200) {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    while (!text.includes(': stream open\n\n')) text += (await reader.read()).value ?? '';
-    const pump = async () => {
-      for (;;) text += (await reader.read()).value ?? '';
-    };
-    void pump().catch(() => undefined);
-  } else {
-    text = await res.text();
-  }
-  return { status: res.status, headers: res.headers, text: () => text, close: () => abort.abort() };
+/** The caller's live stream once the service holds it open, or its refusal read whole. */
+async function openEventsStream(token: string) {
+  const stream = await openStream(api('/command/events/stream'), token);
+  await (stream.status === 200 ? stream.until(opened) : stream.ended);
+  return stream;
 }
 
 describe('live streams of one caller', () => {
   it(`holds at most ${STREAMS_PER_PRINCIPAL} at once per caller (429 beyond), each confined to its organization`, async () => {
     const streams = [];
-    for (let i = 0; i < STREAMS_PER_PRINCIPAL; i++) streams.push(await openStream(alpha.token));
+    for (let i = 0; i < STREAMS_PER_PRINCIPAL; i++) streams.push(await openEventsStream(alpha.token));
     expect(streams.map((stream) => stream.status)).toEqual(streams.map(() => 200));
-    const refused = await openStream(alpha.token);
+    const refused = await openEventsStream(alpha.token);
     expect(refused.status, refused.text()).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.headers['retry-after']).toBe('5');
     expect(JSON.parse(refused.text()).detail).toContain(`at most ${STREAMS_PER_PRINCIPAL}`);
     // Another caller is not held back by alpha's streams, and every one of alpha's sees alpha's events only.
-    const other = await openStream(beta.token);
+    const other = await openEventsStream(beta.token);
     expect(other.status).toBe(200);
-    for (const who of [beta, alpha]) {
-      const res = await request(api('/auth/login'), {
-        json: { email: who.email, password: 'still not the password', tenant_slug: who.slug },
-      });
-      expect(res.status).toBe(401);
-      await svc.deps.afterAnswer.drain();
-    }
+    for (const who of [beta, alpha]) await failSignIn(svc, who);
     const deadline = Date.now() + 15_000;
     while (streams.some((stream) => !stream.text().includes('"data":{"user_id"')) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -204,10 +181,10 @@ describe('live streams of one caller', () => {
     expect(other.text()).not.toContain(alpha.tenantId);
     // A stream closed frees its place.
     streams.pop()!.close();
-    let again = await openStream(alpha.token);
+    let again = await openEventsStream(alpha.token);
     for (let attempt = 0; again.status === 429 && attempt < 100; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      again = await openStream(alpha.token);
+      again = await openEventsStream(alpha.token);
     }
     expect(again.status).toBe(200);
     for (const stream of [...streams, other, again]) stream.close();

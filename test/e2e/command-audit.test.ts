@@ -4,37 +4,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { canonicalJson } from '../../src/kernel/events/canonical-json.js';
 import { request } from '../support/http.js';
-import { addMember, signUpOwner } from '../support/organizations.js';
-import { bootstrapPlatformOwner } from '../support/platform.js';
-import { startService, type TestService } from '../support/service.js';
+import { addMember } from '../support/organizations.js';
+import type { TestService } from '../support/service.js';
+import {
+  failSignInsSecondApart,
+  type Owner,
+  type PlatformOwner,
+  startWithTwoOrganizations,
+} from './command-support.js';
 
 // The audit chain in the Command Center (issue 22 item 3; Part B 2.7, 4.8, 5.6): entries with compliance tags and
 // hashes, confined like the events; verification from genesis for the platform operator, which names the entry
 // an operator's SQL altered.
 
 let svc: TestService;
-let platform: Awaited<ReturnType<typeof bootstrapPlatformOwner>>;
+let platform: PlatformOwner;
 let alpha: Owner;
 let beta: Owner;
 beforeAll(async () => {
-  svc = await startService();
-  platform = await bootstrapPlatformOwner(svc);
-  alpha = await signUpOwner(svc.url, 'alpha');
-  beta = await signUpOwner(svc.url, 'beta');
-  for (const who of [alpha, alpha, beta]) {
-    svc.clock.advance(1000);
-    const res = await request(api('/auth/login'), {
-      json: { email: who.email, password: 'not the password at all', tenant_slug: who.slug },
-    });
-    expect(res.status).toBe(401);
-  }
-  await svc.deps.afterAnswer.drain();
+  ({ svc, platform, alpha, beta } = await startWithTwoOrganizations());
+  await failSignInsSecondApart(svc, [alpha, alpha, beta]);
 });
 afterAll(async () => {
   await svc?.close();
 });
 
-type Owner = Awaited<ReturnType<typeof signUpOwner>>;
 interface Entry {
   seq: number;
   tenant_id: string | null;

@@ -1,108 +1,38 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { EventEnvelope } from '../../src/kernel/events/index.js';
 import { STREAM_BUFFER_MAX_BYTES, STREAM_KEEPALIVE_MS } from '../../src/modules/command/events-stream.js';
 import { request } from '../support/http.js';
-import { addMember, signUpOwner } from '../support/organizations.js';
-import { bootstrapPlatformOwner } from '../support/platform.js';
-import { startService, type TestService } from '../support/service.js';
+import { addMember } from '../support/organizations.js';
+import type { TestService } from '../support/service.js';
+import {
+  failSignIn,
+  type Owner,
+  opened,
+  openStream,
+  type PlatformOwner,
+  startWithTwoOrganizations,
+} from './command-support.js';
 
 // The live event stream (issue 22 item 2; Part B 4.8, 5.7, 6.1): Server-Sent Events from the live tip, header
 // authentication, confinement, keepalive comments, no ids, a bounded buffer per consumer, and a clean stop.
 
 let svc: TestService;
 const logLines: string[] = [];
-let platform: Awaited<ReturnType<typeof bootstrapPlatformOwner>>;
+let platform: PlatformOwner;
 let alpha: Owner;
 let beta: Owner;
 beforeAll(async () => {
-  svc = await startService({ LOG_LEVEL: 'warn' }, { onLogLine: (line) => logLines.push(line) });
-  platform = await bootstrapPlatformOwner(svc);
-  alpha = await signUpOwner(svc.url, 'alpha');
-  beta = await signUpOwner(svc.url, 'beta');
+  ({ svc, platform, alpha, beta } = await startWithTwoOrganizations(
+    { LOG_LEVEL: 'warn' },
+    { onLogLine: (line) => logLines.push(line) },
+  ));
 });
 afterAll(async () => {
   await svc?.close();
 });
 
-type Owner = Awaited<ReturnType<typeof signUpOwner>>;
 const api = (path: string) => `${svc.url}/api/v1${path}`;
-
-interface Stream {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text(): string;
-  events(): EventEnvelope[];
-  /** Resolves once the received text satisfies `holds`; fails after `timeoutMs`. */
-  until(holds: (text: string) => boolean, timeoutMs?: number): Promise<void>;
-  ended: Promise<void>;
-  close(): void;
-}
-
-/** A Server-Sent Events client over plain HTTP, holding everything it received. */
-function openStream(url: string, token?: string): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      let text = '';
-      const listeners = new Set<() => void>();
-      const tell = () => {
-        for (const listener of [...listeners]) listener();
-      };
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-        tell();
-      });
-      res.on('error', () => undefined);
-      const ended = new Promise<void>((done) => res.once('close', done));
-      void ended.then(tell);
-      resolve({
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        text: () => text,
-        events: () =>
-          text
-            .split('\n\n')
-            .filter((frame) => frame.startsWith('data: '))
-            .map((frame) => JSON.parse(frame.slice('data: '.length)) as EventEnvelope),
-        until(holds, timeoutMs = 15_000) {
-          return new Promise<void>((done, fail) => {
-            const check = () => {
-              if (!holds(text)) return;
-              listeners.delete(check);
-              clearTimeout(timer);
-              done();
-            };
-            const timer = setTimeout(() => {
-              listeners.delete(check);
-              fail(new Error(`stream: not seen within ${timeoutMs} ms; received:\n${text.slice(-2000)}`));
-            }, timeoutMs);
-            listeners.add(check);
-            check();
-          });
-        },
-        ended,
-        close: () => req.destroy(),
-      });
-    });
-    req.end();
-  });
-}
-
 const streamUrl = (query = '') => api(`/command/events/stream${query}`);
-const opened = (text: string) => text.includes(': stream open\n\n');
-
-/** A failed sign-in of `who`; its record is written after the answer, so wait for that work. */
-async function failSignIn(who: Owner) {
-  const res = await request(api('/auth/login'), {
-    json: { email: who.email, password: 'not the password at all', tenant_slug: who.slug },
-  });
-  expect(res.status).toBe(401);
-  await svc.deps.afterAnswer.drain();
-}
 
 describe('GET /command/events/stream', () => {
   it('refuses like the list: 401 without a credential, 403 without command:read or for another organization, 422', async () => {
@@ -127,15 +57,15 @@ describe('GET /command/events/stream', () => {
   });
 
   it('starts at the live tip and delivers an event committed after it connected, confined to the organization', async () => {
-    await failSignIn(alpha); // before the stream: never sent
+    await failSignIn(svc, alpha); // before the stream: never sent
     const stream = await openStream(streamUrl(), alpha.token);
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers['cache-control']).toContain('no-cache');
     await stream.until(opened);
 
-    await failSignIn(beta); // another organization: never sent to alpha
-    await failSignIn(alpha);
+    await failSignIn(svc, beta); // another organization: never sent to alpha
+    await failSignIn(svc, alpha);
     await stream.until((text) => text.includes('user.login_failed'));
     const events = stream.events();
     expect(events).toEqual([
@@ -161,8 +91,8 @@ describe('GET /command/events/stream', () => {
     const everything = await openStream(streamUrl(), platform.token);
     const onlyBeta = await openStream(streamUrl(`?tenant_id=${beta.tenantId}`), platform.token);
     await Promise.all([everything.until(opened), onlyBeta.until(opened)]);
-    await failSignIn(alpha);
-    await failSignIn(beta);
+    await failSignIn(svc, alpha);
+    await failSignIn(svc, beta);
     const bothSeen = (text: string) => text.includes(alpha.tenantId) && text.includes(beta.tenantId);
     await everything.until(bothSeen);
     await onlyBeta.until((text) => text.includes(beta.tenantId));
@@ -177,7 +107,7 @@ describe('GET /command/events/stream', () => {
     const stream = await openStream(streamUrl(), auditor.token);
     expect(stream.status).toBe(200);
     await stream.until(opened);
-    await failSignIn(beta);
+    await failSignIn(svc, beta);
     await stream.until((text) => text.includes('user.login_failed'));
     expect(stream.events().every((e) => e.tenant_id === beta.tenantId)).toBe(true);
     stream.close();

@@ -1,34 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
 import { newAccount, request } from '../support/http.js';
-import { invitationSteps, signUpOwner } from '../support/organizations.js';
-import { startService, type TestService } from '../support/service.js';
-import { extractLink, extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { signUpOwner } from '../support/organizations.js';
+import { extractLink, extractToken } from '../support/smtp.js';
+import { DAY, invitationsUnderTest, PUBLIC_BASE_URL } from './invitations-support.js';
 
-let svc: TestService;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  svc = await startService({ SMTP_URL: smtp.url, BASE_URL: 'https://id.example.test' });
-});
-afterAll(async () => {
-  await svc?.close();
-  await smtp?.close();
-});
-
-const api = (path: string) => `${svc.url}/api/v1${path}`;
-const db = () => svc.deps.database.db;
-const DAY = 86_400_000;
-
-const { invite, preview, accept, acceptExisting, invitationMail, relogin, invitedToken } = invitationSteps(
-  () => svc,
-  () => smtp,
-);
+const { svc, api, invite, preview, accept, acceptExisting, invitationMail, relogin, invitedToken } =
+  invitationsUnderTest();
+const db = () => svc().deps.database.db;
 
 describe('POST /members/invites', () => {
   it('creates an invitation (role member by default) and mails its link', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('invitee');
     const res = await invite(owner.token, { email: person.email });
     expect(res.status).toBe(201);
@@ -36,13 +20,13 @@ describe('POST /members/invites', () => {
       invite_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       email: person.email,
       role: 'member',
-      expires_at: new Date(svc.clock.now().getTime() + 7 * DAY).toISOString(),
+      expires_at: new Date(svc().clock.now().getTime() + 7 * DAY).toISOString(),
       reissued: false,
     });
     const mail = await invitationMail(person.email);
     expect(mail.subject).toContain(owner.account.organization_name);
     const link = new URL(extractLink(mail.text));
-    expect(`${link.origin}${link.pathname}`).toBe('https://id.example.test/invite');
+    expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_BASE_URL}/invite`);
     expect(link.searchParams.get('token')).toBeTruthy();
     const list = await request(api('/members/invites'), { token: owner.token });
     expect(list.status).toBe(200);
@@ -56,7 +40,7 @@ describe('POST /members/invites', () => {
   });
 
   it('answers 422 for an unknown role, owner, customer, a malformed email', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     for (const role of ['superuser', 'owner', 'customer', '']) {
       const res = await invite(owner.token, { email: newAccount().email, role });
       expect(res.status, role).toBe(422);
@@ -67,14 +51,14 @@ describe('POST /members/invites', () => {
   });
 
   it('answers 409 when the address is already a member', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const res = await invite(owner.token, { email: owner.account.email.toUpperCase() });
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/already a member/i);
   });
 
   it('refuses a role holding permissions the inviter lacks (403)', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const admin = newAccount('admin');
     const { token } = await invitedToken(owner.token, admin.email, 'admin');
     const adminToken = (await accept(token, admin.password)).body.access_token;
@@ -85,7 +69,7 @@ describe('POST /members/invites', () => {
   });
 
   it('an API key scoped members:manage invites a member (self-only permissions do not count), not an admin', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const key = (
       await request(api('/tenants/api-keys'), {
         token: owner.token,
@@ -102,17 +86,17 @@ describe('POST /members/invites', () => {
   });
 
   it('re-invites by re-issuing the same invitation: old link refused, expiry restarted, role updated', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('reinvite');
     const first = await invitedToken(owner.token, person.email);
-    svc.clock.advance(3 * DAY);
+    svc().clock.advance(3 * DAY);
     const again = await invite(await relogin(owner), { email: person.email, role: 'auditor' });
     expect(again.status).toBe(201);
     expect(again.body).toEqual({
       invite_id: first.invite.invite_id,
       email: person.email,
       role: 'auditor',
-      expires_at: new Date(svc.clock.now().getTime() + 7 * DAY).toISOString(),
+      expires_at: new Date(svc().clock.now().getTime() + 7 * DAY).toISOString(),
       reissued: true,
     });
     const second = extractToken((await invitationMail(person.email)).text);
@@ -129,7 +113,7 @@ describe('POST /members/invites', () => {
 
 describe('seat cap', () => {
   it('refuses a new invitation with 403 once members and pending invitations fill the plan’s seats', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     // Free plan: 5 seats; the owner holds one, four pending invitations the rest.
     const pending = [];
     for (let i = 0; i < 4; i++) pending.push((await invite(owner.token, { email: newAccount().email })).body);
@@ -142,17 +126,17 @@ describe('seat cap', () => {
       (await request(api(`/members/invites/${pending[1].invite_id}`), { method: 'DELETE', token: owner.token })).status,
     ).toBe(204);
     expect((await invite(owner.token, { email: newAccount().email })).status).toBe(201);
-    await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
+    await svc().deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
     expect((await invite(owner.token, { email: newAccount().email })).status).toBe(201);
   });
 });
 
 describe('seat cap and expired invitations', () => {
   it('expired invitations hold no seat; re-issuing one takes a seat again', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const first = [];
     for (let i = 0; i < 4; i++) first.push((await invite(owner.token, { email: newAccount().email })).body);
-    svc.clock.advance(7 * DAY + 1000);
+    svc().clock.advance(7 * DAY + 1000);
     const token = await relogin(owner);
     const second = [];
     for (let i = 0; i < 4; i++) {
@@ -178,7 +162,7 @@ describe('seat cap and expired invitations', () => {
 
 describe('races', () => {
   it('concurrent invitations never pass the seat cap', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const results = await Promise.all(
       Array.from({ length: 7 }, () => invite(owner.token, { email: newAccount('race').email })),
     );
@@ -187,7 +171,7 @@ describe('races', () => {
   });
 
   it('a link redeemed twice at once makes one membership', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('double');
     const { token } = await invitedToken(owner.token, person.email);
     const results = await Promise.all([accept(token, person.password), accept(token, person.password)]);
@@ -201,7 +185,7 @@ describe('races', () => {
 
 describe('DELETE /members/invites/{invite_id}', () => {
   it('revokes: the link dies at once; a second revoke and an unknown id are 404', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('revoked');
     const { invite: created, token } = await invitedToken(owner.token, person.email);
     const path = api(`/members/invites/${created.invite_id}`);

@@ -1,33 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newAccount, request } from '../support/http.js';
-import { invitationSteps, signUpOwner } from '../support/organizations.js';
-import { changeDirectly, startService, type TestService } from '../support/service.js';
-import { extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { signUpOwner } from '../support/organizations.js';
+import { changeDirectly } from '../support/service.js';
+import { extractToken } from '../support/smtp.js';
+import { DAY, invitationsUnderTest } from './invitations-support.js';
 
-let svc: TestService;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  svc = await startService({ SMTP_URL: smtp.url, BASE_URL: 'https://id.example.test' });
-});
-afterAll(async () => {
-  await svc?.close();
-  await smtp?.close();
-});
-
-const api = (path: string) => `${svc.url}/api/v1${path}`;
-const _db = () => svc.deps.database.db;
-const DAY = 86_400_000;
-
-const { invite, preview, accept, acceptExisting, invitationMail, relogin, invitedToken } = invitationSteps(
-  () => svc,
-  () => smtp,
-);
+const { svc, api, invite, preview, accept, acceptExisting, invitationMail, relogin, invitedToken } =
+  invitationsUnderTest();
 
 describe('anonymous redemption', () => {
   it('previews, then accepts with a new account and a session; the link is then spent', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('accept');
     const { token } = await invitedToken(owner.token, person.email, 'auditor');
     const seen = await preview(token);
@@ -65,16 +49,16 @@ describe('anonymous redemption', () => {
   });
 
   it('answers 410 after seven days, and 404 for an unknown token', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('expired');
     const { token } = await invitedToken(owner.token, person.email);
-    svc.clock.advance(7 * DAY - 1000);
+    svc().clock.advance(7 * DAY - 1000);
     expect((await preview(token)).status).toBe(200);
-    svc.clock.advance(2000);
+    svc().clock.advance(2000);
     const expired = await preview(token);
     expect(expired.status).toBe(410);
     expect((await accept(token, person.password)).status).toBe(410);
-    const other = await signUpOwner(svc.url, 'other');
+    const other = await signUpOwner(svc().url, 'other');
     expect((await acceptExisting(other.token, token)).status).toBe(410);
     expect((await preview('unknown-token')).status).toBe(404);
     // An expired invitation can be re-issued; the new link works.
@@ -84,8 +68,8 @@ describe('anonymous redemption', () => {
   });
 
   it('accept answers 409 when the address already has an account; the invitation stays usable', async () => {
-    const owner = await signUpOwner(svc.url);
-    const existing = await signUpOwner(svc.url, 'existing');
+    const owner = await signUpOwner(svc().url);
+    const existing = await signUpOwner(svc().url, 'existing');
     const { token } = await invitedToken(owner.token, existing.account.email, 'auditor');
     const res = await accept(token, 'another strong password 1');
     expect(res.status).toBe(409);
@@ -101,9 +85,9 @@ describe('anonymous redemption', () => {
   });
 
   it('accept-existing answers 403 for another address and 401 without a token; the link stays usable', async () => {
-    const owner = await signUpOwner(svc.url);
-    const stranger = await signUpOwner(svc.url, 'stranger');
-    const person = await signUpOwner(svc.url, 'person');
+    const owner = await signUpOwner(svc().url);
+    const stranger = await signUpOwner(svc().url, 'stranger');
+    const person = await signUpOwner(svc().url, 'person');
     const { token } = await invitedToken(owner.token, person.account.email);
     const mismatch = await acceptExisting(stranger.token, token);
     expect(mismatch.status).toBe(403);
@@ -115,11 +99,11 @@ describe('anonymous redemption', () => {
   });
 
   it('accept-existing answers 409 when the person became a member meanwhile, leaving the link usable', async () => {
-    const owner = await signUpOwner(svc.url);
-    const person = await signUpOwner(svc.url, 'twice');
+    const owner = await signUpOwner(svc().url);
+    const person = await signUpOwner(svc().url, 'twice');
     const first = await invitedToken(owner.token, person.account.email);
     // A second invitation to the same address is the same invitation; join through a raw membership instead.
-    await svc.deps.database.db.execute(
+    await svc().deps.database.db.execute(
       sql`insert into memberships (id, tenant_id, user_id, role, population, status, created_at)
           select gen_random_uuid(), ${owner.tenantId}, id, 'member', 'workforce', 'active', now() from users
           where email_key = ${person.account.email.toLowerCase()}`,
@@ -133,7 +117,7 @@ describe('anonymous redemption', () => {
 
 describe('cookie transport', () => {
   it('accept with use_cookie sets the refresh token as an httpOnly cookie and answers null in the body', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('cookie');
     const { token } = await invitedToken(owner.token, person.email);
     const res = await request(api('/invites/accept'), { json: { token, password: person.password, use_cookie: true } });
@@ -150,7 +134,7 @@ describe('cookie transport', () => {
 describe('separation of duties on accept', () => {
   it('refuses naming the rule and leaves the invitation usable', async () => {
     const platformOwner = newAccount('platform');
-    const platform = await svc.deps.accounts.bootstrapPlatform({
+    const platform = await svc().deps.accounts.bootstrapPlatform({
       email: platformOwner.email,
       password: platformOwner.password,
       organizationName: platformOwner.organization_name,
@@ -159,7 +143,7 @@ describe('separation of duties on accept', () => {
       json: { email: platformOwner.email, password: platformOwner.password, tenant_slug: platform.slug },
     });
     expect(login.status).toBe(200);
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const { token } = await invitedToken(owner.token, platformOwner.email, 'auditor');
     const refused = await acceptExisting(login.body.access_token, token);
     expect(refused.status).toBe(409);
@@ -168,7 +152,7 @@ describe('separation of duties on accept', () => {
     expect((await preview(token)).status).toBe(200);
     // Once the person no longer holds the platform role, the same link works.
     await changeDirectly(
-      svc,
+      svc(),
       sql`update memberships set role = 'member' where tenant_id = ${platform.tenantId} and user_id = ${platform.userId}`,
     );
     const accepted = await acceptExisting(login.body.access_token, token);

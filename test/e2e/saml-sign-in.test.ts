@@ -3,11 +3,9 @@ import { inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/kernel/crypto/index.js';
 import { rows } from '../../src/kernel/db/index.js';
-import { newId } from '../../src/kernel/ids.js';
 import { request, uniqueEmail } from '../support/http.js';
-import { addMember, signUpOwner } from '../support/organizations.js';
+import { signUpOwner } from '../support/organizations.js';
 import {
   PERSISTENT_FORMAT,
   type ResponseTweaks,
@@ -19,8 +17,9 @@ import {
   startSamlIdp,
 } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
-import { extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { expectSsoFailure, SSO_RETURN_URL, ssoCodeOf } from '../support/sso-return.js';
+import { enterpriseSignInSteps, newLogin } from './enterprise-sign-in-support.js';
 
 /**
  * Part A 4.6: SP-initiated sign-in through an organization's SAML 2.0 identity provider, against a test IdP that
@@ -50,12 +49,14 @@ afterAll(async () => {
 });
 
 const api = (path: string) => `${svc.url}/api/v1${path}`;
-let people = 0;
+const sso = enterpriseSignInSteps(
+  () => svc,
+  () => smtp,
+);
 
 /** A person of the identity provider; the login is their NameID unless `nameId` says otherwise. */
 function person(email: string, attributes: Record<string, string> = {}, nameId?: string) {
-  people += 1;
-  const login = `person-${people}-${Math.random().toString(36).slice(2, 8)}`;
+  const login = newLogin();
   idp.people.set(login, {
     nameId: nameId ?? email,
     ...(nameId ? { nameIdFormat: PERSISTENT_FORMAT } : {}),
@@ -66,7 +67,6 @@ function person(email: string, attributes: Record<string, string> = {}, nameId?:
 
 /** An address on the organization's verified domain (the shared organization's unless said otherwise). */
 const corpAddress = (label: string, domain = shared.domain) => uniqueEmail(label, domain);
-let domains = 0;
 
 /**
  * An Enterprise organization with a verified domain of its own (direct set-up; the DNS proof is tested in
@@ -76,14 +76,7 @@ let domains = 0;
 async function samlOrganization(
   overrides: Record<string, unknown> | ((domain: string) => Record<string, unknown>) = {},
 ) {
-  const owner = await signUpOwner(svc.url, 'samlorg');
-  domains += 1;
-  const domain = `corp${domains}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-  await svc.deps.database.db.execute(
-    sql`insert into member_domains (tenant_id, id, domain, verification_value, verified, verified_at, created_at)
-        values (${owner.tenantId}, ${newId()}, ${domain}, 'x', true, ${svc.clock.now()}, ${svc.clock.now()})`,
-  );
-  await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
+  const owner = await sso.enterpriseOrganization('samlorg');
   const put = await request(api('/tenants/sso/saml'), {
     method: 'PUT',
     token: owner.token,
@@ -92,22 +85,13 @@ async function samlOrganization(
       sso_url: idp.ssoUrl,
       slo_url: idp.sloUrl,
       idp_certificates: [SAML_IDP_CERTIFICATE],
-      ...(typeof overrides === 'function' ? overrides(domain) : overrides),
+      ...(typeof overrides === 'function' ? overrides(owner.domain) : overrides),
     },
   });
   expect(put.status, put.text).toBe(201);
   const sp = await request(api('/tenants/sso/saml/sp'), { token: owner.token });
   expect(sp.status).toBe(200);
-  return { ...owner, domain, sp: sp.body as { entity_id: string; acs_url: string; slo_url: string } };
-}
-
-/** An existing account (made with a password, outside SSO) on the organization's domain, holding `role` there. */
-async function memberAt(org: { tenantId: string; slug: string; domain: string }, role: string) {
-  const email = corpAddress('member', org.domain);
-  const password = `a long password ${Math.random().toString(36).slice(2)}`;
-  const hash = await hashPassword(password);
-  const userId = await svc.deps.transactions.system((tx) => svc.deps.accounts.createAccount(tx, email, hash));
-  return addMember(svc, org, role, { userId, email, password });
+  return { ...owner, sp: sp.body as { entity_id: string; acs_url: string; slo_url: string } };
 }
 
 /**
@@ -116,11 +100,7 @@ async function memberAt(org: { tenantId: string; slug: string; domain: string },
  */
 async function linkByMail(org: { slug: string }, login: string, email: string) {
   expectSsoFailure((await roundTrip(org, login)).location);
-  const mail = await smtp.waitFor(
-    (received) => received.to.includes(email.toLowerCase()) && /single sign-on/i.test(received.subject),
-  );
-  const confirmed = await request(api('/auth/sso/link/confirm'), { json: { token: extractToken(mail.text) } });
-  expect(confirmed.status, confirmed.text).toBe(204);
+  await sso.confirmLinkMail(email);
 }
 
 /** Start, the IdP's sign-in and its form post to the ACS, in one browser. */
@@ -136,11 +116,7 @@ async function roundTrip(org: { slug: string }, login: string, tweaks?: Response
 }
 
 async function refusals(tenantId: string): Promise<string[]> {
-  const found = await rows<{ reason: string; protocol: string }>(
-    svc.deps.database.db,
-    sql`select data->>'reason' as reason, data->>'protocol' as protocol from events where tenant_id = ${tenantId}
-        and action = 'sso.sign_in_refused'`,
-  );
+  const found = await sso.refusalsOf(tenantId);
   for (const row of found) expect(row.protocol).toBe('saml');
   return found.map((row) => row.reason);
 }
@@ -154,15 +130,8 @@ async function refusedBy(tenantId: string, action: () => Promise<unknown>): Prom
   return after;
 }
 
-const complete = (code: string) => request(api('/auth/sso/complete'), { json: { code } });
-
 async function signInThroughSaml(org: { slug: string }, login: string) {
-  const { location } = await roundTrip(org, login);
-  const signedIn = await complete(ssoCodeOf(location));
-  expect(signedIn.status, signedIn.text).toBe(200);
-  const me = await request(api('/me'), { token: signedIn.body.access_token });
-  expect(me.status, me.text).toBe(200);
-  return { tokens: signedIn.body, me: me.body };
+  return sso.completeSignIn((await roundTrip(org, login)).location);
 }
 
 describe('start', () => {
@@ -203,23 +172,18 @@ describe('start', () => {
     expect(new URL(start.body.authorization_url).origin).toBe(new URL(idp.ssoUrl).origin);
     expect(browser.lastSetCookie.some((line) => line.startsWith('svc_saml_flow='))).toBe(true);
     const posted = await browser.submit(await browser.signIn(start.body.authorization_url, person(corpAddress('any'))));
-    expect((await complete(ssoCodeOf(posted.location!))).status).toBe(200);
+    expect((await sso.complete(ssoCodeOf(posted.location!))).status).toBe(200);
   });
 
   it('is dormant (404, one answer) for an unknown organization, one without SAML and a disabled connection', async () => {
     const plain = await signUpOwner(svc.url, 'nosaml');
     const disabled = await samlOrganization({ enabled: false });
-    const answers = await Promise.all(
-      ['no-such-organization-anywhere', plain.slug, disabled.slug].map((slug) =>
-        request(api('/auth/sso/saml/start'), { json: { tenant_slug: slug } }),
-      ),
-    );
-    for (const res of answers) {
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(answers[0]!.body);
-      expect(res.headers.get('set-cookie')).toBeNull();
-    }
-    expect(answers[0]!.body.detail).toMatch(/SAML is not configured/);
+    const answer = await sso.expectOneDormantAnswer('/auth/sso/saml/start', [
+      'no-such-organization-anywhere',
+      plain.slug,
+      disabled.slug,
+    ]);
+    expect(answer.detail).toMatch(/SAML is not configured/);
     // The ACS is dormant too: 404 before anything is read.
     for (const tenant of [plain.tenantId, disabled.tenantId, 'not-a-uuid']) {
       const res = await fetch(api(`/auth/sso/saml/${tenant}/acs`), {
@@ -271,7 +235,7 @@ describe('sign-in', () => {
   });
 
   it('links an existing member once they confirm the mailed link, and finds them again by NameID', async () => {
-    const member = await memberAt(shared, 'admin');
+    const member = await sso.memberAt(shared, 'admin');
     const login = person(member.email, {}, `persistent-${samlId()}`);
     await linkByMail(shared, login, member.email);
     const first = await signInThroughSaml(shared, login);
@@ -282,7 +246,7 @@ describe('sign-in', () => {
   });
 
   it('still asks for the second factor when the account has TOTP enrolled', async () => {
-    const member = await memberAt(shared, 'member');
+    const member = await sso.memberAt(shared, 'member');
     const setup = await request(api('/mfa/setup'), { method: 'POST', token: member.token });
     expect(setup.status, setup.text).toBe(200);
     const totp = new TOTP({ secret: Secret.fromBase32(setup.body.secret) });
@@ -292,7 +256,7 @@ describe('sign-in', () => {
     const login = person(member.email);
     await linkByMail(shared, login, member.email);
     const { location } = await roundTrip(shared, login);
-    const answer = await complete(ssoCodeOf(location));
+    const answer = await sso.complete(ssoCodeOf(location));
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({ mfa_required: true, mfa_token: expect.any(String) });
     svc.clock.advance(30_000);
@@ -306,8 +270,8 @@ describe('sign-in', () => {
   it('spends the completion code once', async () => {
     const { location } = await roundTrip(shared, person(corpAddress('once')));
     const code = ssoCodeOf(location);
-    expect((await complete(code)).status).toBe(200);
-    const again = await complete(code);
+    expect((await sso.complete(code)).status).toBe(200);
+    const again = await sso.complete(code);
     expect(again.status).toBe(401);
     expect(again.body).toEqual({ detail: 'Invalid or expired code' });
   });
@@ -320,7 +284,7 @@ describe('sign-in', () => {
     });
     expect(reasons).toEqual(['domain_not_allowed']);
     const inside = await roundTrip(org, person(corpAddress('inside', org.domain)));
-    expect((await complete(ssoCodeOf(inside.location))).status).toBe(200);
+    expect((await sso.complete(ssoCodeOf(inside.location))).status).toBe(200);
   });
 });
 
@@ -392,7 +356,7 @@ describe('refusals', () => {
       notOnOrAfter: new Date(svc.clock.now().getTime() - 30_000),
       signResponse: true,
     });
-    expect((await complete(ssoCodeOf(late.location))).status).toBe(200);
+    expect((await sso.complete(ssoCodeOf(late.location))).status).toBe(200);
   });
 
   it('refuses a response posted twice (its request is answered)', async () => {
@@ -434,7 +398,7 @@ describe('refusals', () => {
     });
     expect(reasons.sort()).toEqual(['browser_not_bound', 'unknown_request']);
     // The request is still open for the browser that started it.
-    expect((await complete(ssoCodeOf((await starter.submit(form)).location!))).status).toBe(200);
+    expect((await sso.complete(ssoCodeOf((await starter.submit(form)).location!))).status).toBe(200);
   });
 
   it('refuses a response to a request older than 10 minutes', async () => {
@@ -482,7 +446,7 @@ describe('refusals', () => {
     });
     expect(misdirected).toEqual(['audience_mismatch']);
     // The shared organization's request is untouched by all this.
-    expect((await complete(ssoCodeOf((await browser.submit(form)).location!))).status).toBe(200);
+    expect((await sso.complete(ssoCodeOf((await browser.submit(form)).location!))).status).toBe(200);
   });
 
   it('refuses a response carrying a DTD before parsing it', async () => {
@@ -518,7 +482,7 @@ describe('certificates', () => {
     const org = await samlOrganization({ idp_certificates: [SAML_IDP_CERTIFICATE, SAML_ROGUE_CERTIFICATE] });
     for (const key of ['idp', 'rogue'] as const) {
       const { location } = await roundTrip(org, person(corpAddress(`rotation-${key}`, org.domain)), { key });
-      expect((await complete(ssoCodeOf(location))).status).toBe(200);
+      expect((await sso.complete(ssoCodeOf(location))).status).toBe(200);
     }
     const rotated = await request(api('/tenants/sso/saml'), {
       method: 'PUT',

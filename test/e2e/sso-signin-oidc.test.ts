@@ -4,16 +4,16 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/kernel/crypto/index.js';
 import { rows } from '../../src/kernel/db/index.js';
-import { newId } from '../../src/kernel/ids.js';
 import { newDpopKey } from '../support/dpop.js';
 import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE } from '../support/saml-idp.js';
 import { startService, type TestService } from '../support/service.js';
-import { extractToken, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { ServiceBrowser } from '../support/social-browser.js';
 import { expectSsoFailure, SSO_RETURN_URL, ssoCodeOf } from '../support/sso-return.js';
 import { IdpBrowser, startUpstreamIdp, TEST_CA_FILE, type UpstreamIdp } from '../support/upstream-idp.js';
+import { enterpriseSignInSteps, newLogin } from './enterprise-sign-in-support.js';
 
 /**
  * Part A 4.6: sign-in through an organization's OpenID Connect identity provider, against a real `oidc-provider`
@@ -49,27 +49,16 @@ afterAll(async () => {
 });
 
 const api = (path: string) => `${svc.url}/api/v1${path}`;
-let people = 0;
+const sso = enterpriseSignInSteps(
+  () => svc,
+  () => smtp,
+);
 
 /** A person of the identity provider (its login is the account id). */
 function person(claims: { email: string; email_verified?: boolean; name?: string }) {
-  people += 1;
-  const login = `person-${people}-${Math.random().toString(36).slice(2, 8)}`;
+  const login = newLogin();
   idp.people.set(login, claims);
   return login;
-}
-
-let domains = 0;
-
-/**
- * Direct set-up: the organization proved a domain of its own (the DNS proof itself is tested in domains-flow); its
- * provider vouches only for addresses there (docs/decisions.md "SSO trust model").
- */
-async function verifyDomain(tenantId: string, domain: string) {
-  await svc.deps.database.db.execute(
-    sql`insert into member_domains (tenant_id, id, domain, verification_value, verified, verified_at, created_at)
-        values (${tenantId}, ${newId()}, ${domain}, 'x', true, ${svc.clock.now()}, ${svc.clock.now()})`,
-  );
 }
 
 /**
@@ -79,11 +68,7 @@ async function verifyDomain(tenantId: string, domain: string) {
 async function ssoOrganization(
   overrides: Record<string, unknown> | ((domain: string) => Record<string, unknown>) = {},
 ) {
-  const owner = await signUpOwner(svc.url, 'ssoorg');
-  domains += 1;
-  const domain = `corp${domains}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-  await verifyDomain(owner.tenantId, domain);
-  await svc.deps.database.db.execute(sql`update tenants set plan = 'enterprise' where id = ${owner.tenantId}`);
+  const owner = await sso.enterpriseOrganization('ssoorg');
   const client = await idp.registerClient({
     redirect_uris: [`${svc.url}/api/v1/auth/sso/oidc/${owner.tenantId}/callback`],
     backchannel_logout_uri: `${svc.url}/api/v1/auth/sso/oidc/${owner.tenantId}/backchannel-logout`,
@@ -96,11 +81,11 @@ async function ssoOrganization(
       issuer: idp.issuer,
       client_id: client.client_id,
       client_secret: client.client_secret,
-      ...(typeof overrides === 'function' ? overrides(domain) : overrides),
+      ...(typeof overrides === 'function' ? overrides(owner.domain) : overrides),
     },
   });
   expect(put.status, put.text).toBe(201);
-  return { ...owner, client, domain };
+  return { ...owner, client };
 }
 
 /** The whole round trip: start, the provider's sign-in, and the callback in the same browser. */
@@ -114,46 +99,15 @@ async function roundTrip(slug: string, login: string, browser = new ServiceBrows
   return { browser, idpBrowser, callback, start, location: back.location! };
 }
 
-const complete = (code: string, json: Record<string, unknown> = {}) =>
-  request(api('/auth/sso/complete'), { json: { code, ...json } });
-
 /** An address on the organization's verified domain (the shared organization's unless said otherwise). */
 const corpAddress = (label: string, domain = shared.domain) => uniqueEmail(label, domain);
 
-/** An existing account (made with a password, outside SSO) on the organization's domain, holding `role` there. */
-async function memberAt(org: { tenantId: string; slug: string; domain: string }, role: string) {
-  const email = corpAddress('member', org.domain);
-  const password = `a long password ${Math.random().toString(36).slice(2)}`;
-  const hash = await hashPassword(password);
-  const userId = await svc.deps.transactions.system((tx) => svc.deps.accounts.createAccount(tx, email, hash));
-  return addMember(svc, org, role, { userId, email, password });
-}
-
-/** The account's holder opens the link mailed when the provider first asserted their address. */
-async function confirmLinkMail(email: string) {
-  const mail = await smtp.waitFor(
-    (received) => received.to.includes(email.toLowerCase()) && /single sign-on/i.test(received.subject),
-  );
-  const confirmed = await request(api('/auth/sso/link/confirm'), { json: { token: extractToken(mail.text) } });
-  expect(confirmed.status, confirmed.text).toBe(204);
-}
-
 async function refusals(tenantId: string): Promise<string[]> {
-  const found = await rows<{ reason: string }>(
-    svc.deps.database.db,
-    sql`select data->>'reason' as reason from events where tenant_id = ${tenantId}
-        and action = 'sso.sign_in_refused' order by occurred_at`,
-  );
-  return found.map((row) => row.reason);
+  return (await sso.refusalsOf(tenantId)).map((row) => row.reason);
 }
 
 async function signInThroughSso(org: { slug: string }, login: string) {
-  const { location } = await roundTrip(org.slug, login);
-  const signedIn = await complete(ssoCodeOf(location));
-  expect(signedIn.status, signedIn.text).toBe(200);
-  const me = await request(api('/me'), { token: signedIn.body.access_token });
-  expect(me.status, me.text).toBe(200);
-  return { tokens: signedIn.body, me: me.body };
+  return sso.completeSignIn((await roundTrip(org.slug, login)).location);
 }
 
 describe('start', () => {
@@ -193,17 +147,12 @@ describe('start', () => {
   it('is dormant (404, one answer) for an unknown organization, one without SSO and a disabled connection', async () => {
     const plain = await signUpOwner(svc.url, 'nosso');
     const disabled = await ssoOrganization({ enabled: false });
-    const answers = await Promise.all(
-      ['no-such-organization-anywhere', plain.slug, disabled.slug].map((slug) =>
-        request(api('/auth/sso/start'), { json: { tenant_slug: slug } }),
-      ),
-    );
-    for (const res of answers) {
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(answers[0]!.body);
-      expect(res.headers.get('set-cookie')).toBeNull();
-    }
-    expect(answers[0]!.body.detail).toMatch(/SSO is not configured/);
+    const answer = await sso.expectOneDormantAnswer('/auth/sso/start', [
+      'no-such-organization-anywhere',
+      plain.slug,
+      disabled.slug,
+    ]);
+    expect(answer.detail).toMatch(/SSO is not configured/);
   });
   it('is protocol-agnostic: SAML when the organization has no enabled OIDC connection, OIDC first otherwise', async () => {
     const org = await ssoOrganization();
@@ -270,12 +219,12 @@ describe('provisioning', () => {
 
   it('links an existing member once they confirm the mailed link, then finds them by the provider’s subject even when the address changes', async () => {
     const org = shared;
-    const member = await memberAt(org, 'admin');
+    const member = await sso.memberAt(org, 'admin');
     const login = person({ email: member.email.toUpperCase() });
     // The asserted address alone links nothing: the account's holder confirms by the link mailed to it.
     expectSsoFailure((await roundTrip(org.slug, login)).location);
     expect(await refusals(org.tenantId)).toContain('link_needs_confirmation');
-    await confirmLinkMail(member.email);
+    await sso.confirmLinkMail(member.email);
     const first = await signInThroughSso(org, login);
     expect(first.me).toMatchObject({ user_id: member.userId, role: 'admin' });
     idp.people.set(login, { email: corpAddress('renamed') });
@@ -302,10 +251,10 @@ describe('provisioning', () => {
     );
     expect(memberships[0]?.n).toBe(0);
 
-    await verifyDomain(org.tenantId, domain);
+    await sso.verifyDomain(org.tenantId, domain);
     expectSsoFailure((await roundTrip(org.slug, login)).location);
     expect(await refusals(org.tenantId)).toContain('link_needs_confirmation');
-    await confirmLinkMail(email);
+    await sso.confirmLinkMail(email);
     const linked = await signInThroughSso(org, login);
     expect(linked.me).toMatchObject({ user_id: elsewhere.userId, tenant_id: org.tenantId, role: 'member' });
   });
@@ -340,7 +289,7 @@ describe('provisioning', () => {
 
   it('does not re-open a suspended membership', async () => {
     const org = await ssoOrganization();
-    const member = await memberAt(org, 'member');
+    const member = await sso.memberAt(org, 'member');
     await svc.deps.database.db.execute(
       sql`update memberships set status = 'suspended' where tenant_id = ${org.tenantId} and user_id = ${member.userId}`,
     );
@@ -418,10 +367,10 @@ describe('complete', () => {
     const org = shared;
     const { location } = await roundTrip(org.slug, person({ email: corpAddress('once') }));
     const code = ssoCodeOf(location);
-    expect((await complete(code)).status).toBe(200);
-    const replayed = await complete(code);
+    expect((await sso.complete(code)).status).toBe(200);
+    const replayed = await sso.complete(code);
     expect(replayed.status).toBe(401);
-    const unknown = await complete('A'.repeat(43));
+    const unknown = await sso.complete('A'.repeat(43));
     expect(unknown.status).toBe(401);
     expect(replayed.body).toEqual(unknown.body);
     expect(unknown.body.detail).toBe('Invalid or expired code');
@@ -432,7 +381,7 @@ describe('complete', () => {
     const { location } = await roundTrip(org.slug, person({ email: corpAddress('late') }));
     svc.clock.advance(61_000);
     try {
-      expect((await complete(ssoCodeOf(location))).status).toBe(401);
+      expect((await sso.complete(ssoCodeOf(location))).status).toBe(401);
     } finally {
       svc.clock.set(new Date());
     }
@@ -453,7 +402,7 @@ describe('complete', () => {
     expect(asBearer.status).toBe(401);
 
     const second = await roundTrip(org.slug, person({ email: corpAddress('cookie') }));
-    const cookie = await complete(ssoCodeOf(second.location), { use_cookie: true });
+    const cookie = await sso.complete(ssoCodeOf(second.location), { use_cookie: true });
     expect(cookie.status).toBe(200);
     expect(cookie.body.refresh_token).toBeNull();
     expect(cookie.headers.get('set-cookie')).toMatch(/svc_refresh=.*HttpOnly/i);
@@ -487,7 +436,7 @@ describe('complete', () => {
     await svc.deps.database.db.execute(sql`update tenants set sso_required = true where id = ${org.tenantId}`);
     try {
       const { location } = await roundTrip(org.slug, login);
-      const challenged = await complete(ssoCodeOf(location));
+      const challenged = await sso.complete(ssoCodeOf(location));
       expect(challenged.status).toBe(200);
       expect(challenged.body).toEqual({ mfa_required: true, mfa_token: expect.any(String) });
       const answered = await request(api('/mfa/challenge'), {
@@ -516,7 +465,7 @@ describe('complete', () => {
       sql`update memberships set status = 'suspended' where tenant_id = ${org.tenantId}
           and user_id = (select id from users where email_key = ${email.toLowerCase()})`,
     );
-    expect((await complete(ssoCodeOf(location))).status).toBe(401);
+    expect((await sso.complete(ssoCodeOf(location))).status).toBe(401);
   });
 });
 
@@ -531,7 +480,7 @@ describe('trust model (docs/decisions.md "SSO trust model")', () => {
     const login = person({ email });
     expectSsoFailure((await roundTrip(org.slug, login)).location);
     expect(await refusals(org.tenantId)).toContain('owner_not_linked');
-    await confirmLinkMail(email);
+    await sso.confirmLinkMail(email);
     const linked = await signInThroughSso(org, login);
     expect(linked.me).toMatchObject({ user_id: org.userId, role: 'owner' });
   });

@@ -1,34 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cspViolations, fetchForm, launchBrowser, openPerson, postForm, submitForm } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { cspViolations, fetchForm, openPerson, postForm, submitForm } from '../support/browser.js';
 import { newAccount, request } from '../support/http.js';
-import { startService, type TestService } from '../support/service.js';
-import { extractLink, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { extractLink } from '../support/smtp.js';
+import { mailedPagesUnderTest } from './web-support.js';
 
-let svc: TestService;
-let smtp: TestSmtpServer;
-let browser: Browser;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [svc, browser] = await Promise.all([
-    startService({ SMTP_URL: smtp.url }, { baseUrlIsListenAddress: true }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await svc?.close();
-  await smtp?.close();
-});
-
-const api = (path: string) => `${svc.url}/api/v1${path}`;
+const { svc, smtp, browser, api } = mailedPagesUnderTest();
 
 /** A new account signed up over the API, and the link of its verification mail. */
 async function signUp() {
   const account = newAccount('web');
   const res = await request(api('/auth/signup'), { json: account });
   expect(res.status).toBe(201);
-  const mail = await smtp.waitFor((m) => m.to.includes(account.email) && /confirm your email/i.test(m.subject));
+  const mail = await smtp().waitFor((m) => m.to.includes(account.email) && /confirm your email/i.test(m.subject));
   return { account, token: res.body.access_token as string, link: extractLink(mail.text) };
 }
 
@@ -40,8 +23,8 @@ const emailVerified = async (token: string) => (await request(api('/me'), { toke
 describe('verify-email page', () => {
   it('the mailed link opens a page; the click confirms the address, visible in /me', async () => {
     const { token, link } = await signUp();
-    expect(link.startsWith(`${svc.url}/verify-email?token=`)).toBe(true);
-    const { context, page } = await openPerson(browser);
+    expect(link.startsWith(`${svc().url}/verify-email?token=`)).toBe(true);
+    const { context, page } = await openPerson(browser());
     const violations = cspViolations(page);
     const opened = await page.goto(link);
     expect(opened?.status()).toBe(200);
@@ -64,7 +47,7 @@ describe('verify-email page', () => {
     const { token, link } = await signUp();
     for (let i = 0; i < 3; i++) expect((await fetchForm(link)).status).toBe(200);
     expect(await emailVerified(token)).toBe(false);
-    const { context, page } = await openPerson(browser);
+    const { context, page } = await openPerson(browser());
     await page.goto(link);
     expect(await submitForm(page)).toBe(200);
     expect(await emailVerified(token)).toBe(true);
@@ -72,11 +55,11 @@ describe('verify-email page', () => {
   });
 
   it('a bogus link shows the error page; a link without a token says it is incomplete', async () => {
-    const { context, page } = await openPerson(browser);
-    await page.goto(`${svc.url}/verify-email?token=not-a-real-token`);
+    const { context, page } = await openPerson(browser());
+    await page.goto(`${svc().url}/verify-email?token=not-a-real-token`);
     expect(await submitForm(page)).toBe(400);
     expect(await page.textContent('.error')).toMatch(/invalid or expired/i);
-    const bare = await page.goto(`${svc.url}/verify-email`);
+    const bare = await page.goto(`${svc().url}/verify-email`);
     expect(bare?.status()).toBe(400);
     expect(await page.textContent('.error')).toMatch(/incomplete/i);
     await context.close();
@@ -88,7 +71,7 @@ describe('verify-email page', () => {
     const form = await fetchForm(link);
     expect(form.cookie).toMatch(/^svc_csrf=/);
     expect(form.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const target = `${svc.url}/verify-email`;
+    const target = `${svc().url}/verify-email`;
     const attempts = [
       await postForm(target, { token: linkToken }, form.cookie),
       await postForm(target, { token: linkToken, csrf_token: oneCharOff(form.csrf) }, form.cookie),
@@ -108,7 +91,9 @@ describe('verify-email page', () => {
   });
 
   it('pages send a strict CSP, refuse framing, are not cached, and escape what they echo', async () => {
-    const page = await fetchForm(`${svc.url}/verify-email?token=${encodeURIComponent('"><script>alert(1)</script>')}`);
+    const page = await fetchForm(
+      `${svc().url}/verify-email?token=${encodeURIComponent('"><script>alert(1)</script>')}`,
+    );
     expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
@@ -138,7 +123,7 @@ describe('verify-email page', () => {
 describe('reset-password page', () => {
   async function resetLink(email: string) {
     expect((await request(api('/auth/forgot-password'), { json: { email } })).status).toBe(202);
-    const mail = await smtp.waitFor((m) => m.to.includes(email) && /reset your password/i.test(m.subject));
+    const mail = await smtp().waitFor((m) => m.to.includes(email) && /reset your password/i.test(m.subject));
     return extractLink(mail.text);
   }
   const logIn = (email: string, password: string, slug: string) =>
@@ -148,8 +133,8 @@ describe('reset-password page', () => {
     const { account, token } = await signUp();
     const slug = account.organization_name.toLowerCase().replace(/ /g, '-');
     const link = await resetLink(account.email);
-    expect(link.startsWith(`${svc.url}/reset-password?token=`)).toBe(true);
-    const { context, page } = await openPerson(browser);
+    expect(link.startsWith(`${svc().url}/reset-password?token=`)).toBe(true);
+    const { context, page } = await openPerson(browser());
     const violations = cspViolations(page);
     await page.goto(link);
     expect(await page.textContent('h1')).toBe('Choose a new password');
@@ -202,10 +187,10 @@ describe('reset-password page', () => {
       new_password: 'an attacker chosen passphrase',
       confirm_password: 'an attacker chosen passphrase',
     };
-    expect((await postForm(`${svc.url}/reset-password`, fields, form.cookie)).status).toBe(403);
-    expect((await postForm(`${svc.url}/reset-password`, { ...fields, csrf_token: 'wrong' }, form.cookie)).status).toBe(
-      403,
-    );
+    expect((await postForm(`${svc().url}/reset-password`, fields, form.cookie)).status).toBe(403);
+    expect(
+      (await postForm(`${svc().url}/reset-password`, { ...fields, csrf_token: 'wrong' }, form.cookie)).status,
+    ).toBe(403);
     expect((await logIn(account.email, account.password, slug)).status).toBe(200);
     expect((await logIn(account.email, fields.new_password, slug)).status).toBe(401);
   });

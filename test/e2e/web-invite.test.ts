@@ -1,33 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cspViolations, fetchForm, launchBrowser, openPerson, postForm, submitForm } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { cspViolations, fetchForm, openPerson, postForm, submitForm } from '../support/browser.js';
 import { newAccount, request } from '../support/http.js';
 import { invitationSteps, signUpOwner } from '../support/organizations.js';
-import { startService, type TestService } from '../support/service.js';
-import { extractLink, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { extractLink } from '../support/smtp.js';
+import { mailedPagesUnderTest } from './web-support.js';
 
-let svc: TestService;
-let smtp: TestSmtpServer;
-let browser: Browser;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [svc, browser] = await Promise.all([
-    startService({ SMTP_URL: smtp.url }, { baseUrlIsListenAddress: true }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await svc?.close();
-  await smtp?.close();
-});
-
-const api = (path: string) => `${svc.url}/api/v1${path}`;
+const { svc, smtp, browser, api } = mailedPagesUnderTest();
 const DAY = 86_400_000;
-const { invite, preview, invitationMail } = invitationSteps(
-  () => svc,
-  () => smtp,
-);
+const { invite, preview, invitationMail } = invitationSteps(svc, smtp);
 
 /** An invitation mailed by `owner` to `email`: the link as the mail carries it. */
 async function invitationLink(ownerToken: string, email: string, role = 'auditor') {
@@ -40,12 +20,12 @@ const logIn = (email: string, password: string, slug: string) =>
 
 describe('invite page', () => {
   it('shows the organization and role; a new person chooses a password and joins', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('invitee');
     const link = await invitationLink(owner.token, person.email);
-    expect(link.startsWith(`${svc.url}/invite?token=`)).toBe(true);
+    expect(link.startsWith(`${svc().url}/invite?token=`)).toBe(true);
 
-    const { context, page } = await openPerson(browser);
+    const { context, page } = await openPerson(browser());
     const violations = cspViolations(page);
     expect((await page.goto(link))?.status()).toBe(200);
     expect(await page.textContent('h1')).toBe(`Join ${owner.account.organization_name}`);
@@ -70,7 +50,7 @@ describe('invite page', () => {
     expect(await page.textContent('main')).toContain(owner.slug);
     expect(violations).toEqual([]);
     // The new session's refresh token went to the API's httpOnly cookie, not into the page.
-    const cookies = await context.cookies(`${svc.url}/api/v1/auth/refresh`);
+    const cookies = await context.cookies(`${svc().url}/api/v1/auth/refresh`);
     expect(cookies.find((c) => c.name === 'svc_refresh')).toMatchObject({ httpOnly: true, path: '/api/v1/auth' });
 
     const login = await logIn(person.email, person.password, owner.slug);
@@ -89,11 +69,11 @@ describe('invite page', () => {
   });
 
   it('someone who already has an account is told how to accept signed in; nothing is created', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const existing = newAccount('existing');
     expect((await request(api('/auth/signup'), { json: existing })).status).toBe(201);
     const link = await invitationLink(owner.token, existing.email);
-    const { context, page } = await openPerson(browser);
+    const { context, page } = await openPerson(browser());
     await page.goto(link);
     await page.fill('#password', 'a different passphrase entirely');
     await page.fill('#confirm_password', 'a different passphrase entirely');
@@ -107,19 +87,19 @@ describe('invite page', () => {
   });
 
   it('a bogus link and a forged post: clear pages, nothing created', async () => {
-    const { context, page } = await openPerson(browser);
-    expect((await page.goto(`${svc.url}/invite?token=bogus`))?.status()).toBe(404);
+    const { context, page } = await openPerson(browser());
+    expect((await page.goto(`${svc().url}/invite?token=bogus`))?.status()).toBe(404);
     expect(await page.textContent('.error')).toMatch(/accepted already, revoked, or replaced/);
-    expect((await page.goto(`${svc.url}/invite`))?.status()).toBe(400);
+    expect((await page.goto(`${svc().url}/invite`))?.status()).toBe(400);
     await context.close();
 
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('forged');
     const link = await invitationLink(owner.token, person.email);
     const form = await fetchForm(link);
     const fields = { token: tokenOf(link), password: person.password, confirm_password: person.password };
-    expect((await postForm(`${svc.url}/invite`, fields, form.cookie)).status).toBe(403);
-    expect((await postForm(`${svc.url}/invite`, { ...fields, csrf_token: 'x'.repeat(43) }, form.cookie)).status).toBe(
+    expect((await postForm(`${svc().url}/invite`, fields, form.cookie)).status).toBe(403);
+    expect((await postForm(`${svc().url}/invite`, { ...fields, csrf_token: 'x'.repeat(43) }, form.cookie)).status).toBe(
       403,
     );
     expect((await preview(tokenOf(link))).status).toBe(200);
@@ -136,7 +116,7 @@ describe('invite page', () => {
     expect(form.status).toBe(200);
     expect(form.html).not.toContain('<b>');
     expect(form.html).toContain('Acme &lt;b&gt;&amp;&lt;/b&gt; &quot;Quotes&quot;');
-    const { context, page } = await openPerson(browser);
+    const { context, page } = await openPerson(browser());
     await page.goto(link);
     expect(await page.textContent('h1')).toBe(`Join ${account.organization_name}`);
     await context.close();
@@ -144,11 +124,11 @@ describe('invite page', () => {
 
   // Last: it moves the clock past the access tokens' lifetime.
   it('an expired invitation shows 410 and asks for a new one', async () => {
-    const owner = await signUpOwner(svc.url);
+    const owner = await signUpOwner(svc().url);
     const person = newAccount('late');
     const link = await invitationLink(owner.token, person.email);
-    svc.clock.advance(8 * DAY);
-    const { context, page } = await openPerson(browser);
+    svc().clock.advance(8 * DAY);
+    const { context, page } = await openPerson(browser());
     expect((await page.goto(link))?.status()).toBe(410);
     expect(await page.textContent('.error')).toMatch(/expired; ask for a new one/);
     expect(await page.$('form')).toBeNull();

@@ -1,48 +1,23 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
-import { RecordType, startDnsServer } from '../support/dns.js';
-import { newAccount, request } from '../support/http.js';
-import { startSecondNode, startService, type TestService } from '../support/service.js';
-import {
-  type ReceivedDelivery,
-  startWebhookReceiver,
-  TEST_CA_FILE,
-  verifySignature,
-  type WebhookReceiver,
-} from '../support/webhook-receiver.js';
+import { request } from '../support/http.js';
+import { startSecondNode, type TestService } from '../support/service.js';
+import { type ReceivedDelivery, verifySignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { signUpWebhookOwner, startWebhookServices } from './webhooks-support.js';
 
 let svc: TestService;
 let receiver: WebhookReceiver;
-let dns: Awaited<ReturnType<typeof startDnsServer>>;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  dns = await startDnsServer({
-    'internal.example.test': [{ type: RecordType.A, address: '10.0.0.1' }],
-    'loopback.example.test': [{ type: RecordType.A, address: '127.0.0.1' }],
-    'example.com': [{ type: RecordType.MX, exchange: 'mx.example.com', priority: 10 }],
-  });
-  svc = await startService({
-    EGRESS_TEST_ROUTES: `secure.example.test=127.0.0.1:${receiver.port}`,
-    EGRESS_TEST_CA_FILE: TEST_CA_FILE,
-    DNS_SERVERS: `127.0.0.1:${dns.port}`,
-  });
+  ({ svc, receiver, close } = await startWebhookServices());
 });
-afterAll(async () => {
-  await svc?.close();
-  await receiver?.close();
-  await dns?.close();
-});
+afterAll(() => close?.());
 
 const api = (path: string) => `${svc.url}/api/v1${path}`;
 const runWorker = () => svc.deps.webhooks.runOnce();
 
-async function owner() {
-  const res = await request(api('/auth/signup'), { json: newAccount('deliver') });
-  expect(res.status).toBe(201);
-  const me = await request(api('/me'), { token: res.body.access_token });
-  return { token: res.body.access_token as string, tenantId: me.body.tenant_id as string };
-}
+const owner = () => signUpWebhookOwner(svc, 'deliver');
 
 async function endpoint(token: string, path: string, eventTypes = ['apikey.issued']) {
   const res = await request(api('/tenants/webhooks'), {

@@ -1,56 +1,35 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordType, startDnsServer } from '../support/dns.js';
-import { newAccount, request } from '../support/http.js';
-import { changeDirectly, startService, type TestService } from '../support/service.js';
-import {
-  startWebhookReceiver,
-  TEST_CA_FILE,
-  verifySignature,
-  type WebhookReceiver,
-} from '../support/webhook-receiver.js';
+import { request } from '../support/http.js';
+import { changeDirectly, type TestService } from '../support/service.js';
+import { verifySignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { signUpWebhookOwner, startWebhookServices } from './webhooks-support.js';
 
 let svc: TestService;
 let receiver: WebhookReceiver;
-let dns: Awaited<ReturnType<typeof startDnsServer>>;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  dns = await startDnsServer({
-    'internal.example.test': [{ type: RecordType.A, address: '10.0.0.1' }],
-    'loopback.example.test': [{ type: RecordType.A, address: '127.0.0.1' }],
-    'example.com': [{ type: RecordType.MX, exchange: 'mx.example.com', priority: 10 }],
-  });
-  // A port nothing listens on, for a refused connection.
+  ({ svc, receiver, close } = await startWebhookServices(async (receiverPort) => [
+    // The receiver's certificate does not name this host.
+    `wrong-name.example.test=127.0.0.1:${receiverPort}`,
+    `down.example.test=127.0.0.1:${await closedPort()}`,
+  ]));
+});
+afterAll(() => close?.());
+
+/** A port nothing listens on, for a refused connection. */
+async function closedPort() {
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const closedPort = (closed.address() as AddressInfo).port;
+  const { port } = closed.address() as AddressInfo;
   await new Promise((resolve) => closed.close(resolve));
-  svc = await startService({
-    EGRESS_TEST_ROUTES: [
-      `secure.example.test=127.0.0.1:${receiver.port}`,
-      // The receiver's certificate does not name this host.
-      `wrong-name.example.test=127.0.0.1:${receiver.port}`,
-      `down.example.test=127.0.0.1:${closedPort}`,
-    ].join(','),
-    EGRESS_TEST_CA_FILE: TEST_CA_FILE,
-    DNS_SERVERS: `127.0.0.1:${dns.port}`,
-  });
-});
-afterAll(async () => {
-  await svc?.close();
-  await receiver?.close();
-  await dns?.close();
-});
+  return port;
+}
 
 const api = (path: string) => `${svc.url}/api/v1${path}`;
 
-async function owner() {
-  const res = await request(api('/auth/signup'), { json: newAccount('hooks') });
-  expect(res.status).toBe(201);
-  const me = await request(api('/me'), { token: res.body.access_token });
-  return { token: res.body.access_token as string, tenantId: me.body.tenant_id as string };
-}
+const owner = () => signUpWebhookOwner(svc, 'hooks');
 
 const register = (token: string, body: Record<string, unknown>) =>
   request(api('/tenants/webhooks'), { token, json: body });
