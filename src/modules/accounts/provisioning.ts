@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../kernel/db/index.js';
 import { users } from './schema.js';
 
@@ -13,7 +13,8 @@ export type ProvisionedAccount = Pick<
   'id' | 'email' | 'emailKey' | 'emailVerified' | 'profileSource' | 'status' | 'ownerTenantId'
 >;
 
-export async function accountByEmailKey(q: Queryable, emailKey: string): Promise<ProvisionedAccount | undefined> {
+/** The one account the condition matches, with the fields provisioning reads. */
+async function provisionedAccount(q: Queryable, condition: SQL): Promise<ProvisionedAccount | undefined> {
   const [row] = await q
     .select({
       id: users.id,
@@ -25,24 +26,16 @@ export async function accountByEmailKey(q: Queryable, emailKey: string): Promise
       ownerTenantId: users.ownerTenantId,
     })
     .from(users)
-    .where(eq(users.emailKey, emailKey));
+    .where(condition);
   return row;
 }
 
+export async function accountByEmailKey(q: Queryable, emailKey: string): Promise<ProvisionedAccount | undefined> {
+  return provisionedAccount(q, eq(users.emailKey, emailKey));
+}
+
 export async function accountById(q: Queryable, userId: string): Promise<ProvisionedAccount | undefined> {
-  const [row] = await q
-    .select({
-      id: users.id,
-      email: users.email,
-      emailKey: users.emailKey,
-      emailVerified: users.emailVerified,
-      profileSource: users.profileSource,
-      status: users.status,
-      ownerTenantId: users.ownerTenantId,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row;
+  return provisionedAccount(q, eq(users.id, userId));
 }
 
 /** Who keeps a provisioned account's names: the person (`local`) or the identity provider that created it. */

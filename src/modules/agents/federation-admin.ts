@@ -84,6 +84,11 @@ export function createFederationAdmin(deps: {
     return issuer;
   }
 
+  /** Each change to the organization's federation is an administrative event of the person who made it. */
+  async function recordChange(tx: Tx, principal: Principal, action: string, data: Record<string, unknown>) {
+    await events.emit(tx, { tenantId: principal.tenantId, actor: principal.actor, category: 'admin', action, data });
+  }
+
   return {
     /**
      * `POST /agents/issuers`: `jwks_uri` defaults to the one the issuer's discovery document names (fetched
@@ -115,13 +120,11 @@ export function createFederationAdmin(deps: {
       };
       return transactions.tenant(principal.tenantId, async (tx) => {
         if (!(await store.insertIssuer(tx, row))) throw conflict('issuer: this organization already trusts it');
-        const data = { issuer_id: row.id, issuer, jwks_uri: jwksUri, profile: row.profile };
-        await events.emit(tx, {
-          tenantId: principal.tenantId,
-          actor: principal.actor,
-          category: 'admin',
-          action: 'agent_issuer.registered',
-          data,
+        await recordChange(tx, principal, 'agent_issuer.registered', {
+          issuer_id: row.id,
+          issuer,
+          jwks_uri: jwksUri,
+          profile: row.profile,
         });
         return issuerView(row);
       });
@@ -147,13 +150,7 @@ export function createFederationAdmin(deps: {
       return transactions.tenant(principal.tenantId, async (tx) => {
         const row = await store.setIssuerEnabled(tx, principal.tenantId, id, enabled);
         if (!row) throw notFound('Issuer not found');
-        await events.emit(tx, {
-          tenantId: principal.tenantId,
-          actor: principal.actor,
-          category: 'admin',
-          action: 'agent_issuer.updated',
-          data: { issuer_id: id, issuer: row.issuer, enabled },
-        });
+        await recordChange(tx, principal, 'agent_issuer.updated', { issuer_id: id, issuer: row.issuer, enabled });
         return issuerView(row);
       });
     },
@@ -165,12 +162,10 @@ export function createFederationAdmin(deps: {
         const bindings = await store.bindingsOfIssuer(tx, principal.tenantId, id);
         const row = await store.deleteIssuer(tx, principal.tenantId, id);
         if (!row) throw notFound('Issuer not found');
-        await events.emit(tx, {
-          tenantId: principal.tenantId,
-          actor: principal.actor,
-          category: 'admin',
-          action: 'agent_issuer.removed',
-          data: { issuer_id: id, issuer: row.issuer, bindings_removed: bindings.map((binding) => binding.id) },
+        await recordChange(tx, principal, 'agent_issuer.removed', {
+          issuer_id: id,
+          issuer: row.issuer,
+          bindings_removed: bindings.map((binding) => binding.id),
         });
       });
       keys.forget(id);
@@ -209,12 +204,11 @@ export function createFederationAdmin(deps: {
         if (!(await store.insertBinding(tx, row))) {
           throw conflict('claims: this issuer already has a binding with exactly this claim set');
         }
-        await events.emit(tx, {
-          tenantId: principal.tenantId,
-          actor: principal.actor,
-          category: 'admin',
-          action: 'agent_issuer.binding_added',
-          data: { issuer_id: issuerId, binding_id: row.id, agent_id: row.agentId, claims },
+        await recordChange(tx, principal, 'agent_issuer.binding_added', {
+          issuer_id: issuerId,
+          binding_id: row.id,
+          agent_id: row.agentId,
+          claims,
         });
         return bindingView(row);
       });
@@ -227,12 +221,10 @@ export function createFederationAdmin(deps: {
       await transactions.tenant(principal.tenantId, async (tx) => {
         const row = await store.deleteBinding(tx, { tenantId: principal.tenantId, issuerId, bindingId });
         if (!row) throw notFound('Binding not found');
-        await events.emit(tx, {
-          tenantId: principal.tenantId,
-          actor: principal.actor,
-          category: 'admin',
-          action: 'agent_issuer.binding_removed',
-          data: { issuer_id: issuerId, binding_id: bindingId, agent_id: row.agentId },
+        await recordChange(tx, principal, 'agent_issuer.binding_removed', {
+          issuer_id: issuerId,
+          binding_id: bindingId,
+          agent_id: row.agentId,
         });
       });
     },

@@ -154,16 +154,17 @@ export async function tokenClient(q: Queryable, clientId: string): Promise<Token
   );
 }
 
+/** The organization's resource with exactly this identifier. */
+const resourceWithIdentifier = (tenantId: string, identifier: string) =>
+  and(eq(oauthResources.tenantId, tenantId), eq(oauthResources.identifier, identifier));
+
 /** The organization's resource with exactly this identifier, enabled or not (a manifest binds existing ones). */
 export async function resourceByIdentifier(
   q: Queryable,
   tenantId: string,
   identifier: string,
 ): Promise<ResourceRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(oauthResources)
-    .where(and(eq(oauthResources.tenantId, tenantId), eq(oauthResources.identifier, identifier)));
+  const [row] = await q.select().from(oauthResources).where(resourceWithIdentifier(tenantId, identifier));
   return row;
 }
 
@@ -176,13 +177,7 @@ export async function enabledResource(
   const [row] = await q
     .select()
     .from(oauthResources)
-    .where(
-      and(
-        eq(oauthResources.tenantId, tenantId),
-        eq(oauthResources.identifier, identifier),
-        eq(oauthResources.enabled, true),
-      ),
-    );
+    .where(and(resourceWithIdentifier(tenantId, identifier), eq(oauthResources.enabled, true)));
   return row;
 }
 
@@ -229,6 +224,10 @@ export async function spendAuthorizationCode(
 
 export type ConsentRow = typeof oauthConsents.$inferSelect;
 
+/** The one consent a person gave a client in an organization (its primary key). */
+const consentKey = (tenantId: string, userId: string, clientId: string) =>
+  and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId), eq(oauthConsents.clientId, clientId));
+
 export async function consent(
   q: Queryable,
   tenantId: string,
@@ -239,9 +238,7 @@ export async function consent(
   const query = q
     .select()
     .from(oauthConsents)
-    .where(
-      and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId), eq(oauthConsents.clientId, clientId)),
-    );
+    .where(consentKey(tenantId, userId, clientId));
   const [row] = options.lock ? await query.for('share') : await query;
   return row;
 }
@@ -281,9 +278,7 @@ export async function deleteConsent(
 ): Promise<boolean> {
   const deleted = await q
     .delete(oauthConsents)
-    .where(
-      and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId), eq(oauthConsents.clientId, clientId)),
-    )
+    .where(consentKey(tenantId, userId, clientId))
     .returning({ clientId: oauthConsents.clientId });
   return deleted.length > 0;
 }
