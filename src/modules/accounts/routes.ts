@@ -8,7 +8,9 @@ import {
   deliverSignIn,
   refreshCookieOf,
   type SessionService,
+  SignInHeaders,
   signInContext,
+  UseCookie,
 } from '../sign-in/index.js';
 import { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 import { registerMeRoutes } from './me-routes.js';
@@ -20,9 +22,6 @@ const Password = Type.String({
   maxLength: 1024,
   description: '12 to 128 characters, not a common password',
 });
-const UseCookie = Type.Optional(
-  Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
-);
 const LinkToken = Type.String({ minLength: 1, maxLength: 512, description: 'The token of the emailed link' });
 
 const SignUpBody = Type.Object({
@@ -53,10 +52,6 @@ const TokenBody = Type.Object({ token: LinkToken });
 const ResetBody = Type.Object({ token: LinkToken, new_password: Password });
 const Accepted = Type.Object({ status: Type.Literal('accepted') });
 
-const dpopHeader = Type.Object({
-  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
-});
-
 export function registerAccountRoutes(
   app: FastifyInstance,
   deps: { accounts: AccountService; sessions: SessionService; dpop: DpopVerifier },
@@ -71,7 +66,7 @@ export function registerAccountRoutes(
     schema: {
       tags: ['accounts'],
       summary,
-      headers: dpopHeader,
+      headers: SignInHeaders,
       body,
       response: { [status]: Type.Ref(TokenPairSchema), ...errors(...codes) },
     },
@@ -113,7 +108,7 @@ export function registerAccountRoutes(
         description:
           'Answers a token pair, or `{mfa_required: true, mfa_token}` when the account has TOTP enrolled: complete ' +
           'it with `POST /mfa/challenge`. 403 when the organization requires SSO (owners pass as break-glass).',
-        headers: dpopHeader,
+        headers: SignInHeaders,
         body: LogInBody,
         response: { 200: SignInResultSchema, ...errors(400, 401, 403, 422, 429) },
       },
@@ -140,7 +135,7 @@ export function registerAccountRoutes(
           'Send `refresh_token`, or an empty body to use (and rotate) the cookie; `use_cookie: true` with a body ' +
           'token answers in cookie mode too. A rotated refresh token ' +
           'presented again ends its whole session. A DPoP-bound session needs a proof under its key, without `ath`.',
-        headers: dpopHeader,
+        headers: SignInHeaders,
         body: RefreshBody,
         response: { 200: Type.Ref(TokenPairSchema), ...errors(401, 422) },
       },

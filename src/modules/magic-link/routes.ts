@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DpopVerifier } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
 import { SignInResultSchema } from '../accounts/index.js';
-import { deliverSignIn, signInContext } from '../sign-in/index.js';
+import { deliverSignIn, SignInHeaders, signInContext, UseCookie } from '../sign-in/index.js';
 import type { MagicLinkService } from './service.js';
 
 const RequestBody = Type.Object({
@@ -12,14 +12,9 @@ const RequestBody = Type.Object({
 });
 const VerifyBody = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 512, description: 'The token of the emailed link' }),
-  use_cookie: Type.Optional(
-    Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
-  ),
+  use_cookie: UseCookie,
 });
 const Accepted = Type.Object({ status: Type.Literal('accepted') });
-const dpopHeader = Type.Object({
-  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
-});
 
 /** Part A 4.4: emailed sign-in links. */
 export function registerMagicLinkRoutes(
@@ -63,7 +58,7 @@ export function registerMagicLinkRoutes(
           'expired, used or superseded link, an organization that turned magic links off and an account or ' +
           'membership no longer active; the link is used up either way. 403 when the organization requires SSO ' +
           '(owners pass as break-glass). A DPoP proof binds the tokens to its key.',
-        headers: dpopHeader,
+        headers: SignInHeaders,
         body: VerifyBody,
         response: { 200: SignInResultSchema, ...errors(400, 401, 403, 422) },
       },

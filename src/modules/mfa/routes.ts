@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
 import { TokenPairSchema } from '../accounts/index.js';
-import { deliverPair, noStore, signInContext } from '../sign-in/index.js';
+import { deliverPair, dpopProofHeaders, noStore, signInContext, UseCookie } from '../sign-in/index.js';
 import type { MfaService } from './service.js';
 
 const Code = Type.String({
@@ -15,10 +15,10 @@ const CodeBody = Type.Object({ code: Code });
 const ChallengeBody = Type.Object({
   mfa_token: Type.String({ minLength: 1, maxLength: 512, description: 'From the sign-in that answered mfa_required' }),
   code: Code,
-  use_cookie: Type.Optional(
-    Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
-  ),
+  use_cookie: UseCookie,
 });
+// The challenge's route description says which key the proof must use, so its header keeps the shorter text.
+const ChallengeHeaders = dpopProofHeaders('RFC 9449 proof');
 /** Part A 2.16, plus `enrollment_pending`. */
 const MfaStatusSchema = Type.Object(
   {
@@ -134,7 +134,7 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService;
           'is single use, lives about 5 minutes and takes 5 codes: 400 for a wrong code, 401 for an invalid, ' +
           'expired, exhausted or already used challenge. A DPoP proof binds the tokens (a sign-in proven with ' +
           `a DPoP key must use the same key here). ${unavailable}`,
-        headers: Type.Object({ dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof' })) }),
+        headers: ChallengeHeaders,
         body: ChallengeBody,
         response: { 200: Type.Ref(TokenPairSchema), ...errors(400, 401, 422, 429, 503) },
       },

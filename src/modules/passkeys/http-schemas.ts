@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UseCookie } from '../sign-in/index.js';
 import { PASSKEY_NAME_MAX } from './relying-party.js';
 
 /** Binary WebAuthn values travel as base64url text (WebAuthn Level 3 `toJSON()`), bounded in length. */
@@ -33,14 +34,18 @@ export const RegistrationBody = Type.Object({
   ),
 });
 
-/** What the browser's `PublicKeyCredential.toJSON()` gives after `navigator.credentials.get()`, plus the organization. */
 /**
  * An assertion's values are only bounded here, not checked for base64url: a malformed one is a bad assertion,
- * refused with the same generic 401 as every other (Part A 4.3), never a 422 that would tell it apart.
+ * refused like every other (a passkey sign-in's generic 401, Part A 4.3; a payment step-up's burned attempt), never
+ * a 422 that would tell it apart.
  */
-const AssertionValue = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+export const AssertionValue = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 
-export const SignInBody = Type.Object({
+/**
+ * What the browser's `PublicKeyCredential.toJSON()` gives after `navigator.credentials.get()`, for a passkey
+ * sign-in and a payment step-up alike, but for `clientExtensionResults`, which each route documents its own way.
+ */
+export const AssertionFields = {
   id: AssertionValue(1364),
   rawId: AssertionValue(1364),
   type: Type.Literal('public-key'),
@@ -51,11 +56,14 @@ export const SignInBody = Type.Object({
     userHandle: Type.Optional(Type.Union([AssertionValue(128), Type.Null()])),
   }),
   authenticatorAttachment: Attachment,
+};
+
+/** A passkey sign-in: the assertion, plus the organization. */
+export const SignInBody = Type.Object({
+  ...AssertionFields,
   clientExtensionResults: ExtensionResults,
   tenant_slug: Type.String({ minLength: 1, maxLength: 255, description: 'The organization to sign in to' }),
-  use_cookie: Type.Optional(
-    Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
-  ),
+  use_cookie: UseCookie,
 });
 
 export const RemoveBody = Type.Object({

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
 import { SignInResultSchema } from '../accounts/index.js';
-import { deliverSignIn, signInContext } from '../sign-in/index.js';
+import { deliverSignIn, SignInHeaders, signInContext } from '../sign-in/index.js';
 import {
   CreationOptionsSchema,
   PasskeySummarySchema,
@@ -19,9 +19,6 @@ const tags = ['passkeys'];
 const security = [{ bearer: [] }];
 const user = { auth: 'user' as const };
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The passkey’s id (from the list)' }) });
-const dpopHeader = Type.Object({
-  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
-});
 
 export function registerPasskeyRoutes(
   app: FastifyInstance,
@@ -143,7 +140,7 @@ export function registerPasskeyRoutes(
           '`Invalid credentials` for every refusal: unknown passkey, bad assertion, unknown organization or not a ' +
           'member, replayed or expired challenge, suspected clone (signature counter went backwards). 403 when the ' +
           'organization requires SSO (after the passkey verified; owners pass).',
-        headers: dpopHeader,
+        headers: SignInHeaders,
         body: SignInBody,
         response: { 200: SignInResultSchema, ...errors(400, 401, 403, 422, 429) },
       },

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { AssertionFields, AssertionValue } from '../passkeys/index.js';
 import { SUPPORTED_CURRENCIES } from './currencies.js';
 
 // TypeBox schemas of payment step-up (Part B 2.5, 2.6, 4.7): the answers list every field, so nothing else leaks.
@@ -104,19 +105,9 @@ export const RequestOptions = Type.Object({
   hints: Type.Optional(Type.Array(Type.String())),
 });
 
-/** Bounded only: a malformed assertion is a bad factor (401, an attempt burned), never a 422 telling it apart. */
-const AssertionValue = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+/** The passkey module's assertion: bounded only, so a malformed one is a bad factor (401, an attempt burned). */
 const Assertion = Type.Object({
-  id: AssertionValue(1364),
-  rawId: AssertionValue(1364),
-  type: Type.Literal('public-key'),
-  response: Type.Object({
-    clientDataJSON: AssertionValue(8192),
-    authenticatorData: AssertionValue(8192),
-    signature: AssertionValue(2048),
-    userHandle: Type.Optional(Type.Union([AssertionValue(128), Type.Null()])),
-  }),
-  authenticatorAttachment: Type.Optional(Type.Union([Type.Literal('platform'), Type.Literal('cross-platform')])),
+  ...AssertionFields,
   clientExtensionResults: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 

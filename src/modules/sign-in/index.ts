@@ -15,6 +15,7 @@ export {
   type SignInGate,
   type SignInResult,
 } from './finish.js';
+export { dpopProofHeaders, SignInHeaders, UseCookie } from './http-schemas.js';
 export {
   type GrantOfMember,
   grantsOfMember,

@@ -1,7 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DpopVerifier } from '../../kernel/auth/index.js';
-import { deliverSignIn, noStore, type RequestContext, type SignInResult, signInContext } from '../sign-in/index.js';
+import {
+  deliverSignIn,
+  noStore,
+  type RequestContext,
+  SignInHeaders,
+  type SignInResult,
+  signInContext,
+  UseCookie,
+} from '../sign-in/index.js';
 
 /**
  * The HTTP side that every federated round trip shares: social login (its module), OIDC SSO (this module) and
@@ -34,15 +42,11 @@ export const completionBody = (codeParameter: string) =>
       maxLength: 512,
       description: `The \`${codeParameter}\` the callback sent to the app`,
     }),
-    use_cookie: Type.Optional(
-      Type.Boolean({ description: 'Set the refresh token as an httpOnly cookie; the body then carries null' }),
-    ),
+    use_cookie: UseCookie,
   });
 
-/** The headers of a `…/complete`: a DPoP proof, as any sign-in may send. */
-export const CompletionHeaders = Type.Object({
-  dpop: Type.Optional(Type.String({ description: 'RFC 9449 proof: binds the issued tokens to its key' })),
-});
+/** The headers of a `…/complete`: those of every sign-in, a DPoP proof. */
+export const CompletionHeaders = SignInHeaders;
 
 /**
  * A `…/complete`: redeems the one-time code for what password login returns (DPoP-bound when a proof came), and
