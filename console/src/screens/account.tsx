@@ -3,6 +3,7 @@ import { type Answer, api, useApi } from '../api';
 import { browserSessionId } from '../auth';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
+import { when } from '../ui/dates';
 import { aimedAt, MfaManagement, type MfaStatus } from './account-mfa';
 import type { ScreenDef } from './types';
 
@@ -15,17 +16,22 @@ type Passkey = Answer<'/webauthn/credentials'>[number];
 /** GET /api/v1/me/connected-apps: one application the person has granted access. */
 type ConnectedApp = Answer<'/me/connected-apps'>['connected_apps'][number];
 
-export const when = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+/** The profile's names: each a field, read-only while the identity provider manages the profile. */
+const NAME_FIELDS = [
+  { name: 'name', label: 'Full name', autoComplete: 'name' },
+  { name: 'given_name', label: 'Given name', autoComplete: 'given-name' },
+  { name: 'family_name', label: 'Family name', autoComplete: 'family-name' },
+] as const;
 
 function ProfileSection() {
   const profile = useApi<Profile>('/me/profile');
   const [saved, setSaved] = useState(false);
+  const data = profile.data;
   return (
     <Section title="Profile">
-      {profile.loading && !profile.data && <Loading />}
+      {profile.loading && !data && <Loading />}
       <ErrorBanner error={profile.error} />
-      {profile.data && (
+      {data && (
         <>
           {saved && <Notice>Profile saved.</Notice>}
           <Form
@@ -33,38 +39,27 @@ function ProfileSection() {
             submitLabel="Save profile"
             onSubmit={async (values) => {
               setSaved(false);
-              await api('PATCH', '/me/profile', {
-                name: values.name || null,
-                given_name: values.given_name || null,
-                family_name: values.family_name || null,
-              });
+              await api(
+                'PATCH',
+                '/me/profile',
+                Object.fromEntries(NAME_FIELDS.map((field) => [field.name, values[field.name] || null])),
+              );
               setSaved(true);
               profile.reload();
             }}
           >
-            <Field name="email" label="Email" type="email" defaultValue={profile.data.email} readOnly />
-            <Field
-              name="name"
-              label="Full name"
-              defaultValue={profile.data.name ?? ''}
-              readOnly={!profile.data.editable}
-              autoComplete="name"
-            />
-            <Field
-              name="given_name"
-              label="Given name"
-              defaultValue={profile.data.given_name ?? ''}
-              readOnly={!profile.data.editable}
-              autoComplete="given-name"
-            />
-            <Field
-              name="family_name"
-              label="Family name"
-              defaultValue={profile.data.family_name ?? ''}
-              readOnly={!profile.data.editable}
-              autoComplete="family-name"
-            />
-            {!profile.data.editable && <p className="hint">Your identity provider manages your profile.</p>}
+            <Field name="email" label="Email" type="email" defaultValue={data.email} readOnly />
+            {NAME_FIELDS.map((field) => (
+              <Field
+                key={field.name}
+                name={field.name}
+                label={field.label}
+                defaultValue={data[field.name] ?? ''}
+                readOnly={!data.editable}
+                autoComplete={field.autoComplete}
+              />
+            ))}
+            {!data.editable && <p className="hint">Your identity provider manages your profile.</p>}
           </Form>
         </>
       )}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Answer, api, useApi } from '../api';
-import { Link, navigate, useQueryState, useRoute } from '../router';
+import { Link, useQueryState, useRoute } from '../router';
 import {
   ConfirmButton,
   DataTable,
@@ -15,7 +15,15 @@ import {
   SecretOnce,
   Section,
 } from '../ui';
-import { ChoiceGroup, checkedOf, linesOf, when } from '../ui/integrations-kit';
+import {
+  CancelButton,
+  ChoiceGroup,
+  checkedOf,
+  DeleteAndReturn,
+  linesOf,
+  RegisteredNotice,
+  when,
+} from '../ui/integrations-kit';
 import { screens as resourceScreens } from './oauth-resources';
 import type { ScreenDef } from './types';
 
@@ -109,19 +117,14 @@ function ClientList() {
       }
     >
       {created && (
-        <>
-          <Notice>
-            Application {created.name} registered with client id <code>{created.client_id}</code>.{' '}
-            <Link to={`/oauth/clients/${created.client_id}`}>Open it</Link>
-          </Notice>
-          {created.client_secret && (
-            <SecretOnce
-              label={`Client secret of ${created.name}`}
-              value={created.client_secret}
-              onDone={() => setCreated(undefined)}
-            />
-          )}
-        </>
+        <RegisteredNotice
+          secretLabel={`Client secret of ${created.name}`}
+          secret={created.client_secret}
+          onDone={() => setCreated(undefined)}
+        >
+          Application {created.name} registered with client id <code>{created.client_id}</code>.{' '}
+          <Link to={`/oauth/clients/${created.client_id}`}>Open it</Link>
+        </RegisteredNotice>
       )}
       {creating && (
         <Section title="Register an application">
@@ -137,11 +140,7 @@ function ClientList() {
               setCreating(false);
               clients.reload();
             }}
-            secondary={
-              <button type="button" className="button" onClick={() => setCreating(false)}>
-                Cancel
-              </button>
-            }
+            secondary={<CancelButton onCancel={() => setCreating(false)} />}
           >
             <Field
               name="client_type"
@@ -233,13 +232,11 @@ function ClientDetail(props: { clientId: string }) {
               }
             />
           )}
-          <ConfirmButton
+          <DeleteAndReturn
             label="Delete application"
             question={`Delete ${c.name}? It stops working at once and its client id is never issued again.`}
-            onConfirm={async () => {
-              await api('DELETE', path);
-              navigate('/oauth/clients');
-            }}
+            path={path}
+            back="/oauth/clients"
           />
         </>
       }

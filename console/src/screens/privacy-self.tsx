@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type Answer, ApiError, api, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
+import { type Column, ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
 import { downloadJson } from '../ui/org-download';
 import { CursorPager, when } from '../ui/org-kit';
 import { isOpen, type PrivacyRequest, REQUEST_TYPES, TYPE_LABELS } from './privacy-common';
@@ -10,6 +10,18 @@ import type { ScreenDef } from './types';
 
 /** POST /api/v1/gdpr/requests: the request as filed, with the date it is due by. */
 type FiledRequest = Answer<'/gdpr/requests', 'post', 201>;
+
+/** A request's status and, when it was rejected, the reason: the same column on one's own and the admin's list. */
+export const statusColumn: Column<PrivacyRequest> = {
+  key: 'status',
+  header: 'Status',
+  render: (row) => (
+    <>
+      {row.status}
+      {row.rejection_reason && <div className="muted">{row.rejection_reason}</div>}
+    </>
+  ),
+};
 
 /** The signed-in person's own privacy rights: download their data, file and follow their requests. */
 function MyPrivacy() {
@@ -91,16 +103,7 @@ function MyPrivacy() {
             { key: 'type', header: 'Type', render: (row) => TYPE_LABELS[row.request_type] ?? row.request_type },
             { key: 'filed', header: 'Filed', render: (row) => when(row.created_at) },
             { key: 'due', header: 'Due', render: (row) => when(row.due_at) },
-            {
-              key: 'status',
-              header: 'Status',
-              render: (row) => (
-                <>
-                  {row.status}
-                  {row.rejection_reason && <div className="muted">{row.rejection_reason}</div>}
-                </>
-              ),
-            },
+            statusColumn,
             ...(mayWrite
               ? [
                   {

@@ -7,7 +7,7 @@ import { downloadJson } from '../ui/org-download';
 import { CursorPager, Filters, when } from '../ui/org-kit';
 import { isOpen, type PrivacyRequest, type ProcessOutcome, REQUEST_TYPES, TYPE_LABELS } from './privacy-common';
 import { RetentionSection } from './privacy-retention';
-import { screens as selfScreens } from './privacy-self';
+import { screens as selfScreens, statusColumn } from './privacy-self';
 import type { ScreenDef } from './types';
 
 const STATUSES = ['pending', 'verified', 'completed', 'rejected', 'cancelled'] as const;
@@ -151,16 +151,7 @@ function Requests() {
               </>
             ),
           },
-          {
-            key: 'status',
-            header: 'Status',
-            render: (row) => (
-              <>
-                {row.status}
-                {row.rejection_reason && <div className="muted">{row.rejection_reason}</div>}
-              </>
-            ),
-          },
+          statusColumn,
           ...(admin
             ? [
                 {

@@ -1,7 +1,16 @@
 import { useState } from 'react';
 import { type Answer, api, useApi } from '../api';
-import { ConfirmButton, ErrorBanner, Field, Form, Loading, Notice, Section } from '../ui';
-import { linesOf, postDocument, when } from '../ui/integrations-kit';
+import { ErrorBanner, Field, Loading, Notice, Section } from '../ui';
+import { postDocument, when } from '../ui/integrations-kit';
+import {
+  ConnectionForm,
+  ConnectionLoadState,
+  DomainsAndStateFacts,
+  DomainsAndStateFields,
+  domainsAndStateOf,
+  RemoveConnection,
+  useConnection,
+} from './sso-common';
 
 /** docs/saml.md: GET /api/v1/tenants/sso/saml, the organization's SAML identity provider. */
 type SamlConfig = Answer<'/tenants/sso/saml'>;
@@ -9,8 +18,6 @@ type SamlConfig = Answer<'/tenants/sso/saml'>;
 type ServiceProvider = Answer<'/tenants/sso/saml/sp'>;
 
 const SAML = '/tenants/sso/saml';
-export const CHANGE_RULE =
-  'Changing single sign-on needs a sign-in with your own password, passkey or magic link (not through SSO) within the last 10 minutes; every change is mailed to all owners.';
 /** PEM blocks (or bare base64 lines separated by blank lines) as the API takes them: one string each. */
 const certificatesOf = (text: string | undefined) => {
   const pems = (text ?? '').match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
@@ -44,11 +51,10 @@ function ServiceProviderFacts() {
 }
 
 export function SamlSection(props: { planAllows: boolean }) {
-  const config = useApi<SamlConfig>(SAML);
+  const loaded = useConnection<SamlConfig>(SAML);
+  const { config, dormant, connection: c } = loaded;
   const [mode, setMode] = useState<'view' | 'edit' | 'import'>('view');
   const [saved, setSaved] = useState<string | undefined>(undefined);
-  const dormant = config.error?.status === 404;
-  const c = config.data && !dormant ? config.data : undefined;
   const done = (what: string) => {
     setSaved(what);
     setMode('view');
@@ -60,12 +66,11 @@ export function SamlSection(props: { planAllows: boolean }) {
       title="SAML 2.0"
       actions={
         c && (
-          <ConfirmButton
-            label="Remove"
-            ariaLabel="Remove the SAML connection"
+          <RemoveConnection
+            protocol="SAML"
+            path={SAML}
             question="Remove the SAML identity provider? Nobody signs in through it any more."
-            onConfirm={async () => {
-              await api('DELETE', SAML);
+            onRemoved={() => {
               setMode('view');
               config.reload();
             }}
@@ -73,8 +78,7 @@ export function SamlSection(props: { planAllows: boolean }) {
         )
       }
     >
-      {config.loading && !config.data && !config.error && <Loading />}
-      {config.error && !dormant && <ErrorBanner error={config.error} />}
+      <ConnectionLoadState loaded={loaded} />
       {saved && <Notice>{saved}</Notice>}
       {(props.planAllows || c) && <ServiceProviderFacts />}
       {dormant && mode === 'view' && <p>No SAML identity provider is configured.</p>}
@@ -101,10 +105,7 @@ export function SamlSection(props: { planAllows: boolean }) {
               ))}
             </ul>
           </dd>
-          <dt>Allowed domains</dt>
-          <dd>{c.allowed_domains.join(', ') || 'Every verified domain'}</dd>
-          <dt>State</dt>
-          <dd>{c.enabled ? 'Enabled' : 'Disabled'}</dd>
+          <DomainsAndStateFacts connection={c} />
         </dl>
       )}
       {props.planAllows && mode === 'view' && (
@@ -118,7 +119,7 @@ export function SamlSection(props: { planAllows: boolean }) {
         </p>
       )}
       {props.planAllows && mode === 'import' && (
-        <Form
+        <ConnectionForm
           label="Import identity provider metadata"
           submitLabel="Import"
           onSubmit={async (values) => {
@@ -126,13 +127,8 @@ export function SamlSection(props: { planAllows: boolean }) {
             await postDocument(`${SAML}/import-metadata`, values.metadata ?? '', 'application/samlmetadata+xml');
             done('Metadata imported.');
           }}
-          secondary={
-            <button type="button" className="button" onClick={() => setMode('view')}>
-              Cancel
-            </button>
-          }
+          onCancel={() => setMode('view')}
         >
-          <p className="hint">{CHANGE_RULE}</p>
           <Field
             name="metadata"
             label="Identity provider metadata (XML)"
@@ -140,10 +136,10 @@ export function SamlSection(props: { planAllows: boolean }) {
             required
             hint="Paste the SAML 2.0 metadata document; its entity id, sign-on and logout URLs and signing certificates are taken. Allowed domains and state keep their values."
           />
-        </Form>
+        </ConnectionForm>
       )}
       {props.planAllows && mode === 'edit' && (
-        <Form
+        <ConnectionForm
           label="SAML identity provider"
           submitLabel="Save connection"
           onSubmit={async (values) => {
@@ -153,18 +149,12 @@ export function SamlSection(props: { planAllows: boolean }) {
               sso_url: values.sso_url,
               slo_url: values.slo_url?.trim() || null,
               idp_certificates: certificatesOf(values.idp_certificates),
-              allowed_domains: linesOf(values.allowed_domains),
-              enabled: values.enabled === 'true',
+              ...domainsAndStateOf(values),
             });
             done('Connection saved.');
           }}
-          secondary={
-            <button type="button" className="button" onClick={() => setMode('view')}>
-              Cancel
-            </button>
-          }
+          onCancel={() => setMode('view')}
         >
-          <p className="hint">{CHANGE_RULE}</p>
           <Field name="idp_entity_id" label="Identity provider entity id" required defaultValue={c?.idp_entity_id} />
           <Field name="sso_url" label="Sign-on URL (HTTP-Redirect)" type="url" required defaultValue={c?.sso_url} />
           <Field
@@ -182,23 +172,8 @@ export function SamlSection(props: { planAllows: boolean }) {
             defaultValue={c?.idp_certificates.join('\n')}
             hint="One or two during a key rotation (at most 5)."
           />
-          <Field
-            name="allowed_domains"
-            label="Allowed email domains"
-            multiline
-            defaultValue={c?.allowed_domains.join('\n')}
-            hint="One per line, among the organization's verified domains; empty: every verified domain."
-          />
-          <Field
-            name="enabled"
-            label="State"
-            defaultValue={String(c?.enabled ?? true)}
-            options={[
-              { value: 'true', label: 'Enabled' },
-              { value: 'false', label: 'Disabled' },
-            ]}
-          />
-        </Form>
+          <DomainsAndStateFields connection={c} disabledLabel="Disabled" />
+        </ConnectionForm>
       )}
     </Section>
   );

@@ -1,8 +1,17 @@
 import { useState } from 'react';
 import { type Answer, api, useApi } from '../api';
-import { ConfirmButton, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
-import { linesOf, when } from '../ui/integrations-kit';
-import { CHANGE_RULE, SamlSection } from './sso-saml';
+import { ConfirmButton, ErrorBanner, Field, Loading, Notice, Page, Section } from '../ui';
+import { when } from '../ui/integrations-kit';
+import {
+  ConnectionForm,
+  ConnectionLoadState,
+  DomainsAndStateFacts,
+  DomainsAndStateFields,
+  domainsAndStateOf,
+  RemoveConnection,
+  useConnection,
+} from './sso-common';
+import { SamlSection } from './sso-saml';
 import type { ScreenDef } from './types';
 
 /** docs/sso.md: GET /api/v1/tenants/sso/oidc, the organization's OIDC identity provider (never its client secret). */
@@ -16,6 +25,10 @@ function Enforcement(props: { connection: OidcConfig }) {
   const enforcement = useApi<Answer<'/tenants/sso/enforcement'>>('/tenants/sso/enforcement');
   const c = props.connection;
   const provable = c.enabled && c.last_test?.ok === true;
+  const setRequired = async (required: boolean) => {
+    await api('PUT', '/tenants/sso/enforcement', { required });
+    enforcement.reload();
+  };
   return (
     <>
       <h3>Enforcement</h3>
@@ -32,19 +45,13 @@ function Enforcement(props: { connection: OidcConfig }) {
             <ConfirmButton
               label="Stop requiring SSO"
               question="Stop requiring single sign-on? Members can use their other sign-in methods again."
-              onConfirm={async () => {
-                await api('PUT', '/tenants/sso/enforcement', { required: false });
-                enforcement.reload();
-              }}
+              onConfirm={() => setRequired(false)}
             />
           ) : provable ? (
             <ConfirmButton
               label="Require SSO"
               question="Require single sign-on? Password, magic-link, passkey and social sign-in stop for members who are not owners, and their sessions that did not begin through SSO end now."
-              onConfirm={async () => {
-                await api('PUT', '/tenants/sso/enforcement', { required: true });
-                enforcement.reload();
-              }}
+              onConfirm={() => setRequired(true)}
             />
           ) : (
             <p className="hint">
@@ -58,13 +65,12 @@ function Enforcement(props: { connection: OidcConfig }) {
 }
 
 function OidcSection(props: { planAllows: boolean }) {
-  const config = useApi<OidcConfig>(OIDC);
+  const loaded = useConnection<OidcConfig>(OIDC);
+  const { config, dormant, connection: c } = loaded;
   const [editing, setEditing] = useState(false);
   const [report, setReport] = useState<TestReport | undefined>(undefined);
   const [testError, setTestError] = useState<Error | undefined>(undefined);
   const [saved, setSaved] = useState(false);
-  const dormant = config.error?.status === 404;
-  const c = config.data && !dormant ? config.data : undefined;
 
   return (
     <Section
@@ -90,12 +96,11 @@ function OidcSection(props: { planAllows: boolean }) {
                 Test connection
               </button>
             )}
-            <ConfirmButton
-              label="Remove"
-              ariaLabel="Remove the OpenID Connect connection"
+            <RemoveConnection
+              protocol="OpenID Connect"
+              path={OIDC}
               question="Remove the OpenID Connect identity provider? Nobody signs in through it any more and SSO stops being required."
-              onConfirm={async () => {
-                await api('DELETE', OIDC);
+              onRemoved={() => {
                 setEditing(false);
                 config.reload();
               }}
@@ -104,8 +109,7 @@ function OidcSection(props: { planAllows: boolean }) {
         )
       }
     >
-      {config.loading && !config.data && !config.error && <Loading />}
-      {config.error && !dormant && <ErrorBanner error={config.error} />}
+      <ConnectionLoadState loaded={loaded} />
       {saved && <Notice>Connection saved.</Notice>}
       <ErrorBanner error={testError} />
       {report && (
@@ -141,10 +145,7 @@ function OidcSection(props: { planAllows: boolean }) {
             <dd>{c.client_secret_set ? 'Stored (never shown)' : 'Missing: give it to enable the connection'}</dd>
             <dt>Scopes</dt>
             <dd>{c.scopes.join(' ')}</dd>
-            <dt>Allowed domains</dt>
-            <dd>{c.allowed_domains.join(', ') || 'Every verified domain'}</dd>
-            <dt>State</dt>
-            <dd>{c.enabled ? 'Enabled' : 'Disabled'}</dd>
+            <DomainsAndStateFacts connection={c} />
             <dt>Last test</dt>
             <dd data-testid="oidc-last-test">
               {c.last_test
@@ -169,7 +170,7 @@ function OidcSection(props: { planAllows: boolean }) {
         </>
       )}
       {editing && props.planAllows && (
-        <Form
+        <ConnectionForm
           label="OpenID Connect identity provider"
           submitLabel="Save connection"
           onSubmit={async (values) => {
@@ -180,20 +181,14 @@ function OidcSection(props: { planAllows: boolean }) {
               client_id: values.client_id,
               ...(values.client_secret ? { client_secret: values.client_secret } : {}),
               ...(scopes && scopes.length > 0 ? { scopes } : {}),
-              allowed_domains: linesOf(values.allowed_domains),
-              enabled: values.enabled === 'true',
+              ...domainsAndStateOf(values),
             });
             setSaved(true);
             setEditing(false);
             config.reload();
           }}
-          secondary={
-            <button type="button" className="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          }
+          onCancel={() => setEditing(false)}
         >
-          <p className="hint">{CHANGE_RULE}</p>
           <Field
             name="issuer"
             label="Issuer"
@@ -217,23 +212,8 @@ function OidcSection(props: { planAllows: boolean }) {
             defaultValue={(c?.scopes ?? ['openid', 'email', 'profile']).join(' ')}
             hint="Separated by spaces; must include openid."
           />
-          <Field
-            name="allowed_domains"
-            label="Allowed email domains"
-            multiline
-            defaultValue={c?.allowed_domains.join('\n')}
-            hint="One per line, among the organization's verified domains; empty: every verified domain."
-          />
-          <Field
-            name="enabled"
-            label="State"
-            defaultValue={String(c?.enabled ?? true)}
-            options={[
-              { value: 'true', label: 'Enabled' },
-              { value: 'false', label: 'Disabled (turns enforcement off)' },
-            ]}
-          />
-        </Form>
+          <DomainsAndStateFields connection={c} disabledLabel="Disabled (turns enforcement off)" />
+        </ConnectionForm>
       )}
     </Section>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Answer, api, useApi } from '../api';
-import { Link, navigate, useQueryState, useRoute } from '../router';
+import { Link, useQueryState, useRoute } from '../router';
 import {
   ConfirmButton,
   DataTable,
@@ -15,7 +15,7 @@ import {
   SecretOnce,
   Section,
 } from '../ui';
-import { ChoiceGroup, checkedOf, when } from '../ui/integrations-kit';
+import { CancelButton, ChoiceGroup, checkedOf, DeleteAndReturn, RegisteredNotice, when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
 /** docs/webhooks.md: an endpoint, the endpoint with its signing secret (shown once), the event catalogue, a delivery. */
@@ -67,16 +67,13 @@ function WebhookList() {
       }
     >
       {created && (
-        <>
-          <Notice>
-            Endpoint added. <Link to={`/webhooks/${created.id}`}>Open its delivery log</Link>
-          </Notice>
-          <SecretOnce
-            label={`Signing secret of ${created.url}`}
-            value={created.secret}
-            onDone={() => setCreated(undefined)}
-          />
-        </>
+        <RegisteredNotice
+          secretLabel={`Signing secret of ${created.url}`}
+          secret={created.secret}
+          onDone={() => setCreated(undefined)}
+        >
+          Endpoint added. <Link to={`/webhooks/${created.id}`}>Open its delivery log</Link>
+        </RegisteredNotice>
       )}
       {creating && (
         <Section title="Add an endpoint">
@@ -93,11 +90,7 @@ function WebhookList() {
               setCreating(false);
               endpoints.reload();
             }}
-            secondary={
-              <button type="button" className="button" onClick={() => setCreating(false)}>
-                Cancel
-              </button>
-            }
+            secondary={<CancelButton onCancel={() => setCreating(false)} />}
           >
             <Field
               name="url"
@@ -309,13 +302,11 @@ function WebhookDetail(props: { id: string }) {
             question="Issue a new signing secret? The previous one keeps signing alongside it until the next rotation."
             onConfirm={async () => setSecret((await api<RotatedEndpoint>('POST', `${path}/rotate-secret`)).secret)}
           />
-          <ConfirmButton
+          <DeleteAndReturn
             label="Delete endpoint"
             question="Delete this endpoint? Its delivery log goes with it and nothing more is sent to it."
-            onConfirm={async () => {
-              await api('DELETE', path);
-              navigate('/webhooks');
-            }}
+            path={path}
+            back="/webhooks"
           />
         </>
       }

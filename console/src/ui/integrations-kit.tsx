@@ -1,16 +1,20 @@
-import { useId, useRef } from 'react';
-import { ApiError } from '../api';
+import { type ReactNode, useId, useRef } from 'react';
+import { ApiError, api } from '../api';
 import { currentTokens, renew } from '../auth';
+import { navigate } from '../router';
+import { ConfirmButton } from './confirm-button';
+import { Notice } from './feedback';
+import { SecretOnce } from './secret-once';
 import './integrations-kit.css';
 
 /**
  * Pieces the integrations screens (API keys, webhooks, OAuth, SSO, SCIM) share and the console's kit lacks:
- * a group of check boxes (an API's list field), a filter select kept in the URL, list parsing, dates, and a
+ * a group of check boxes (an API's list field), a filter select kept in the URL, list parsing, dates, a form's
+ * Cancel button, a registration's notice with its secret shown once, deleting from a detail page, and a
  * non-JSON request (SAML metadata is posted as XML, which `api()` does not send).
  */
 
-export const when = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+export { when } from './dates';
 
 /** One value per line (or comma), trimmed, empty ones dropped: how the forms take URI and domain lists. */
 export const linesOf = (text: string | undefined): string[] =>
@@ -53,6 +57,47 @@ export function ChoiceGroup(props: {
         ))}
       </div>
     </fieldset>
+  );
+}
+
+/** The button beside a form's submit button that closes the form unsent. */
+export function CancelButton(props: { onCancel: () => void }) {
+  return (
+    <button type="button" className="button" onClick={props.onCancel}>
+      Cancel
+    </button>
+  );
+}
+
+/**
+ * What a registration answered: the notice (`children`), then the secret it issued, shown this once until Done
+ * (a registration without a secret, such as a public OAuth client, shows only the notice).
+ */
+export function RegisteredNotice(props: {
+  children: ReactNode;
+  secretLabel: string;
+  secret: string | null | undefined;
+  onDone: () => void;
+}) {
+  return (
+    <>
+      <Notice>{props.children}</Notice>
+      {props.secret && <SecretOnce label={props.secretLabel} value={props.secret} onDone={props.onDone} />}
+    </>
+  );
+}
+
+/** A detail page's delete button: after `question` is confirmed, DELETE `path` and go back to the list at `back`. */
+export function DeleteAndReturn(props: { label: string; question: string; path: string; back: string }) {
+  return (
+    <ConfirmButton
+      label={props.label}
+      question={props.question}
+      onConfirm={async () => {
+        await api('DELETE', props.path);
+        navigate(props.back);
+      }}
+    />
   );
 }
 
