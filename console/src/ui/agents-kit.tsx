@@ -31,8 +31,7 @@ export type Catalog = Answer<'/authz/catalog'>;
 export const numberOrUndefined = (text: string | undefined) =>
   text === undefined || text.trim() === '' ? undefined : Number(text);
 
-export const when = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+export { when } from './dates';
 
 const TONES: Record<string, 'good' | 'warn' | 'bad' | undefined> = {
   active: 'good',

@@ -50,8 +50,7 @@ export function roleName(catalog: Catalog | undefined, code: string): string {
   return catalog?.roles.find((role) => role.code === code)?.name ?? code;
 }
 
-export const when = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+export { when } from './dates';
 
 /**
  * A labelled group of checkboxes (a fieldset whose legend names it); each box submits `name=<value>` with its

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
 import { TokenPairSchema } from '../accounts/index.js';
-import { deliverPair } from '../sign-in/index.js';
+import { deliverPair, UseCookie } from '../sign-in/index.js';
 import type { MembersService } from './index.js';
 import { errors } from './problem.js';
 
@@ -10,9 +10,9 @@ const Token = Type.String({ minLength: 1, maxLength: 512, description: 'The toke
 const Password = Type.String({ minLength: 1, maxLength: 1024, description: '12 to 128 characters, not common' });
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const TokenBody = Type.Object({ token: Token });
-const AcceptBody = Type.Object({ token: Token, password: Password, use_cookie: Type.Optional(Type.Boolean()) });
+const AcceptBody = Type.Object({ token: Token, password: Password, use_cookie: UseCookie });
 const DomainCheckBody = Type.Object({ email: Email });
-const DomainJoinBody = Type.Object({ email: Email, password: Password, use_cookie: Type.Optional(Type.Boolean()) });
+const DomainJoinBody = Type.Object({ email: Email, password: Password, use_cookie: UseCookie });
 
 const Preview = Type.Object({
   organization_name: Type.String(),
