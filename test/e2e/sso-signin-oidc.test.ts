@@ -492,6 +492,11 @@ describe('trust model (docs/decisions.md "SSO trust model")', () => {
     await svc.deps.database.db.execute(
       sql`update memberships set role = 'admin' where tenant_id = ${org.tenantId} and user_id = ${sso.me.user_id}`,
     );
+    // A direct update reaches the session caches by the database's notification, not by the API's barrier: wait
+    // until the session holds the new role (on PostgreSQL the request could otherwise still see the old one).
+    await expect
+      .poll(async () => (await request(api('/me'), { token: sso.tokens.access_token })).body.role, { timeout: 10_000 })
+      .toBe('admin');
     const bySso = await request(api('/tenants/sso/enforcement'), {
       method: 'PUT',
       token: sso.tokens.access_token,
