@@ -8,7 +8,7 @@ import { newDpopKey } from '../support/dpop.js';
 import { request, uniqueEmail } from '../support/http.js';
 import { addMember, signUpOwner } from '../support/organizations.js';
 import { SAML_IDP_CERTIFICATE } from '../support/saml-idp.js';
-import { startService, type TestService } from '../support/service.js';
+import { changeDirectly, startService, type TestService } from '../support/service.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { ServiceBrowser } from '../support/social-browser.js';
 import { expectSsoFailure, SSO_RETURN_URL, ssoCodeOf } from '../support/sso-return.js';
@@ -489,14 +489,11 @@ describe('trust model (docs/decisions.md "SSO trust model")', () => {
     const org = await ssoOrganization();
     const sso = await signInThroughSso(org, person({ email: corpAddress('confined', org.domain) }));
     // Even with tenant:manage, a session through SSO cannot change who vouches for the organization's people.
-    await svc.deps.database.db.execute(
+    // A direct update reaches the session caches by the database's notification: wait until they heard it.
+    await changeDirectly(
+      svc,
       sql`update memberships set role = 'admin' where tenant_id = ${org.tenantId} and user_id = ${sso.me.user_id}`,
     );
-    // A direct update reaches the session caches by the database's notification, not by the API's barrier: wait
-    // until the session holds the new role (on PostgreSQL the request could otherwise still see the old one).
-    await expect
-      .poll(async () => (await request(api('/me'), { token: sso.tokens.access_token })).body.role, { timeout: 10_000 })
-      .toBe('admin');
     const bySso = await request(api('/tenants/sso/enforcement'), {
       method: 'PUT',
       token: sso.tokens.access_token,
