@@ -310,7 +310,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   let closing: Promise<void> | undefined;
   try {
     await migrate(database);
-    const transactions = createTransactions(database.db);
+    const transactions = createTransactions(database.db, database.tenantSessions);
     await initAuditChain(transactions);
     const keyring = createKeyring({ transactions, secretKey: resolveSecretKey(config), clock });
     await keyring.init();

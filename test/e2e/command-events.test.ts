@@ -1,7 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/kernel/db/index.js';
-import type { ActorType, EventEnvelope } from '../../src/kernel/events/index.js';
+import { type ActorType, type EventEnvelope, envelopeOf } from '../../src/kernel/events/index.js';
+import { events as eventsTable } from '../../src/kernel/events/schema.js';
 import { agentAccessToken, mintAgentToken } from '../support/agent-tokens.js';
 import { delegate, registerAgent } from '../support/agents.js';
 import { request } from '../support/http.js';
@@ -122,6 +125,49 @@ describe('GET /command/events', () => {
     expect((await listEvents(alpha.token, { actor_type: 'agent', action: 'user.login_failed' })).body.events).toEqual(
       [],
     );
+  });
+
+  it('answers each envelope as the kernel maps its row, data exactly as stored, in the shape the route declares', async () => {
+    // The page is written as text (events-store), `data` as PostgreSQL sends it: odd contents must survive.
+    const data = {
+      quote: 'say "hi"\\ and \u2028 then',
+      unicode: 'Zürich ✓ 🌍',
+      control: 'tab\there\nnewline\u0001',
+      nested: { list: [1, 2.5, -0, true, null, { deep: 'x' }], empty: {} },
+      html: '</script><script>alert(1)</script>',
+    };
+    const emitted = await svc.deps.transactions.tenant(beta.tenantId, (tx) =>
+      svc.deps.events.emit(tx, {
+        tenantId: beta.tenantId,
+        actor: { id: beta.userId, type: 'human' },
+        category: 'admin',
+        action: 'setting.changed',
+        correlationId: 'corr "quoted"',
+        data,
+      }),
+    );
+    const page = await listEvents(beta.token, { limit: 1000 });
+    expect(page.status, page.text).toBe(200);
+    expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const listed = page.body.events.find((event) => event.id === emitted.id);
+    expect(listed).toEqual({ ...emitted, data: JSON.parse(JSON.stringify(data)) });
+    // Every listed envelope is the kernel's mapping of its row.
+    const stored = await svc.deps.transactions.tenantRead(beta.tenantId, (tx) =>
+      tx.select().from(eventsTable).where(eq(eventsTable.tenantId, beta.tenantId)),
+    );
+    const byId = new Map(stored.map((row) => [row.id, envelopeOf(row)]));
+    expect(page.body.events.length).toBe(stored.length);
+    for (const event of page.body.events) expect(event).toEqual(byId.get(event.id));
+    // And the page is what the OpenAPI document declares for this answer.
+    const openapi = (await request(api('/openapi.json'))).body;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema(openapi, 'openapi');
+    const validate = ajv.compile({
+      $ref: 'openapi#/paths/~1api~1v1~1command~1events/get/responses/200/content/application~1json/schema',
+    });
+    expect(validate(page.body), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...page.body, events: [{ ...listed, actor: { id: 1 } }] })).toBe(false);
   });
 
   it('shows a refresh-token replay as a high, denied event of the person', async () => {

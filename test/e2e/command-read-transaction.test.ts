@@ -149,3 +149,88 @@ describe('transactions.tenantRead', () => {
     expect(cache.size()).toBe(held);
   });
 });
+
+// The events list's reads (transactions.tenantStatement): on PostgreSQL, connections of a separate pool whose
+// sessions hold the application role, read-only, and the organization they last served (kernel/db/transactions.ts).
+describe('transactions.tenantStatement', () => {
+  const seen = (q: Parameters<Parameters<TestService['deps']['transactions']['tenantStatement']>[1]>[0]) =>
+    rows<{ backend: number; role: string; tenant: string; read_only: string; tenants: string[] }>(
+      q,
+      sql`select pg_backend_pid() as backend, current_user as role, current_setting('app.tenant_id') as tenant,
+                 current_setting('transaction_read_only') as read_only,
+                 (select array_agg(distinct tenant_id::text) from sessions) as tenants`,
+    ).then((found) => found[0]!);
+
+  it("switches a connection from one organization to the next, seeing each one's rows only", async () => {
+    const { transactions } = svc.deps;
+    const backends = new Map<number, Set<string>>();
+    for (let i = 0; i < 12; i++) {
+      const owner = i % 2 === 0 ? alpha : beta;
+      const read = await transactions.tenantStatement(owner.tenantId, seen);
+      expect(read).toMatchObject({
+        role: 'svc_app',
+        tenant: owner.tenantId,
+        read_only: 'on',
+        tenants: [owner.tenantId],
+      });
+      backends.set(read.backend, (backends.get(read.backend) ?? new Set()).add(owner.tenantId));
+    }
+    // On PostgreSQL an idle connection is reused: one of them served both organizations in turn.
+    if (svc.deps.database.kind === 'pg')
+      expect([...backends.values()].some((tenants) => tenants.size === 2)).toBe(true);
+    const concurrent = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? alpha : beta)).map(async (owner) => ({
+        owner: owner.tenantId,
+        read: await transactions.tenantStatement(owner.tenantId, seen),
+      })),
+    );
+    for (const { owner, read } of concurrent) expect(read).toMatchObject({ tenant: owner, tenants: [owner] });
+  });
+
+  it('refuses every write, and leaves the owner connections of the main pool as they were', async () => {
+    const { transactions } = svc.deps;
+    await expect(
+      transactions.tenantStatement(alpha.tenantId, (q) =>
+        q.execute(sql`update sessions set revoked_at = now() where tenant_id = ${alpha.tenantId}`),
+      ),
+    ).rejects.toThrow();
+    const [live] = await rows<{ live: number }>(
+      svc.deps.database.db,
+      sql`select count(*)::int as live from sessions where tenant_id = ${alpha.tenantId} and revoked_at is null`,
+    );
+    expect(live!.live).toBeGreaterThanOrEqual(1);
+    const [main] = await rows<{ role: string; tenant: string | null; read_only: string }>(
+      svc.deps.database.db,
+      sql`select current_user as role, nullif(current_setting('app.tenant_id', true), '') as tenant,
+                 current_setting('transaction_read_only') as read_only`,
+    );
+    expect(main).toMatchObject({ tenant: null, read_only: 'off' });
+    expect(main!.role).not.toBe('svc_app');
+  });
+
+  it('stays right after failed statements: more failures than the pool holds, then each organization reads its own', async () => {
+    const { transactions } = svc.deps;
+    for (let i = 0; i < 25; i++) {
+      await expect(transactions.tenantStatement(alpha.tenantId, (q) => q.execute(sql`select 1 / 0`))).rejects.toThrow();
+    }
+    const after = await Promise.all(
+      [beta, alpha, beta].map((owner) => transactions.tenantStatement(owner.tenantId, seen)),
+    );
+    expect(after.map((read) => read.tenant)).toEqual([beta.tenantId, alpha.tenantId, beta.tenantId]);
+  });
+
+  it('keeps the events list of each organization to its own events when requests interleave', async () => {
+    const lists = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? alpha : beta)).map(async (owner) => ({
+        owner: owner.tenantId,
+        answer: await request(`${svc.url}/api/v1/command/events?limit=50`, { token: owner.token }),
+      })),
+    );
+    for (const { owner, answer } of lists) {
+      expect(answer.status).toBe(200);
+      const events = (answer.body as { events: Array<{ tenant_id: string }> }).events;
+      expect(events.length).toBeGreaterThan(0);
+      expect(events.every((event) => event.tenant_id === owner)).toBe(true);
+    }
+  });
+});

@@ -25,6 +25,12 @@ export interface Database {
   schema: string;
   db: Db;
   /**
+   * PostgreSQL only: a second, smaller pool whose connections keep the application role, read-only and the
+   * organization they last served in their session, for `transactions.tenantStatement` (never any other use:
+   * a connection of it is not the owner's).
+   */
+  tenantSessions?: pg.Pool;
+  /**
    * LISTEN on a channel for the life of the database handle. `status(false)` means messages may be missed
    * (connection lost; it reconnects by itself), `status(true)` that delivery is live again.
    */
@@ -53,31 +59,40 @@ export const POOL_CONNECT_TIMEOUT_MS = 3000;
 /** Idle time before TCP keep-alive probes start (the system default is two hours). */
 const KEEPALIVE_IDLE_MS = 10_000;
 
+/** Connections of the tenant-session pool (`Database.tenantSessions`): its reads are one statement each. */
+const TENANT_SESSIONS = 4;
+
+function connectionPool(connectionString: string, schema: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    options: `-c search_path=${schema}`,
+    // A request waits at most this long for a connection (a database that does not answer, a full pool),
+    // then fails with 503 instead of hanging (docs/operating.md, Failures).
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    // A connection whose peer vanished without a word (a network partition) is found out by TCP keep-alive.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+  });
+  // A connection that breaks (the database restarted, the network was cut) emits 'error', and an 'error' event
+  // nobody listens to ends the process. Idle ones the pool drops and reports on the pool; a checked-out one
+  // (between the statements of a transaction) fails its query, and the pool drops it when it comes back
+  // unqueryable. Both are expected here: the request answers 503 and the pool opens new connections on demand.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { schema } = options;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 20,
-      options: `-c search_path=${schema}`,
-      // A request waits at most this long for a connection (a database that does not answer, a full pool),
-      // then fails with 503 instead of hanging (docs/operating.md, Failures).
-      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
-      // A connection whose peer vanished without a word (a network partition) is found out by TCP keep-alive.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
-    });
-    // A connection that breaks (the database restarted, the network was cut) emits 'error', and an 'error' event
-    // nobody listens to ends the process. Idle ones the pool drops and reports on the pool; a checked-out one
-    // (between the statements of a transaction) fails its query, and the pool drops it when it comes back
-    // unqueryable. Both are expected here: the request answers 503 and the pool opens new connections on demand.
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    const pool = connectionPool(options.databaseUrl, schema, options.poolSize ?? 20);
+    const tenantSessions = connectionPool(options.databaseUrl, schema, TENANT_SESSIONS);
     try {
       const client = await pool.connect();
       client.release();
     } catch (error) {
-      await pool.end();
+      await Promise.all([pool.end(), tenantSessions.end()]);
       throw new Error(`DATABASE_URL: cannot connect (${(error as Error).message})`);
     }
     const listeners: Array<{ close(): Promise<void> }> = [];
@@ -85,12 +100,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'pg',
       schema,
       db: drizzleNodePg(pool) as unknown as Db,
+      tenantSessions,
       async listen(channel, handlers) {
         listeners.push(await listenWithReconnect(options.databaseUrl!, channel, handlers));
       },
       close: async () => {
         for (const listener of listeners) await listener.close();
-        await pool.end();
+        await Promise.all([pool.end(), tenantSessions.end()]);
       },
     };
   }

@@ -31,6 +31,15 @@ export interface Transactions {
    */
   tenantRead<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * Reads of one organization outside any transaction, each statement its own snapshot: for a read plane's hot
+   * list whose statements name their organization themselves (the Command Center's events list). Row-level
+   * security stays the second guard: on PostgreSQL they run on a connection of the tenant-session pool
+   * (`Database.tenantSessions`), whose session holds the application role, read-only and the organization it
+   * last served, so a read costs its statement's round trip (one more when the connection last served another
+   * organization). Elsewhere, and without that pool, it is `tenantRead`.
+   */
+  tenantStatement<T>(tenantId: string, work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
    * A transaction without a tenant: registry look-ups (organization by slug, a token by its hash) and
    * platform-operator reads. Every use is explicit in a service and says why.
    */
@@ -93,7 +102,49 @@ function poolSessionOf(db: Db): PoolSession | undefined {
   return session?.client instanceof pg.Pool ? (session as PoolSession) : undefined;
 }
 
-export function createTransactions(db: Db): Transactions {
+/** The organization each connection of the tenant-session pool holds in its session (absent: none yet). */
+const heldTenant = new WeakMap<pg.PoolClient, string>();
+
+/** A Drizzle handle over one checked-out connection, with the pool session's dialect and options. */
+function queryableOn(session: PoolSession, client: pg.PoolClient): Tx {
+  const nodeSession = new NodePgSession(
+    client,
+    session.dialect as never,
+    session.schema as never,
+    session.options as never,
+  );
+  return new NodePgTransaction(session.dialect as never, nodeSession, session.schema as never) as unknown as Tx;
+}
+
+/**
+ * `tenantStatement` on PostgreSQL: a connection of the tenant-session pool that holds the organization already
+ * runs the work at once. Otherwise one message first makes its session hold it (on a new connection also the
+ * application role and read-only for every transaction; the tenant id, a checked UUID, is written into the text:
+ * the simple protocol takes no parameters). The held organization is forgotten before that message and recorded
+ * only once it succeeded, so a connection never runs work under an organization it was not confirmed to hold.
+ */
+async function statementOnPool<T>(
+  session: PoolSession,
+  pool: pg.Pool,
+  tenantId: string,
+  work: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    const held = heldTenant.get(client);
+    if (held !== tenantId) {
+      heldTenant.delete(client);
+      const opening = held === undefined ? `set role ${APP_ROLE}; set default_transaction_read_only = on; ` : '';
+      await client.query(`${opening}select set_config('app.tenant_id', '${tenantId}', false)`);
+      heldTenant.set(client, tenantId);
+    }
+    return await work(queryableOn(session, client));
+  } finally {
+    client.release();
+  }
+}
+
+export function createTransactions(db: Db, tenantSessions?: pg.Pool): Transactions {
   const commitListeners: Array<(tenantIds: ReadonlySet<string>) => void> = [];
   let authStateBarrier: AuthStateBarrier | undefined;
   const poolSession = poolSessionOf(db);
@@ -124,13 +175,7 @@ export function createTransactions(db: Db): Transactions {
       await client.query(
         `begin read only; select set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)`,
       );
-      const nodeSession = new NodePgSession(
-        client,
-        session.dialect as never,
-        session.schema as never,
-        session.options as never,
-      );
-      const tx = new NodePgTransaction(session.dialect as never, nodeSession, session.schema as never) as unknown as Tx;
+      const tx = queryableOn(session, client);
       afterCommitHooks.set(tx, hooks);
       enteredTenants.set(tx, new Set([tenantId]));
       value = await work(tx);
@@ -195,6 +240,10 @@ export function createTransactions(db: Db): Transactions {
   return {
     tenant: (tenantId, work) => run(work, tenantId),
     tenantRead: (tenantId, work) => run(work, tenantId, true),
+    tenantStatement: (tenantId, work) =>
+      poolSession && tenantSessions && UUID.test(tenantId)
+        ? statementOnPool(poolSession, tenantSessions, tenantId, work)
+        : run(work, tenantId, true),
     system: (work) => run(work),
     enterTenant,
     systemRead: (work) => work(db),

@@ -119,7 +119,11 @@ export function registerEventsRoutes(app: FastifyInstance, deps: CommandDeps): v
         response: { 200: EventsPage, ...errors(401, 403, 422, 429) },
       },
     },
-    async (request) => reader.list(principalOf(request), { ...request.query, limit: request.query.limit ?? 100 }),
+    // The page comes as JSON text (events-store writes the envelopes): sent as it is, its schema documents it.
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await reader.list(principalOf(request), { ...request.query, limit: request.query.limit ?? 100 })),
   );
 
   app.get<{ Querystring: Static<typeof ByActorQuery> }>(

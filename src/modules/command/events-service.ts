@@ -1,10 +1,10 @@
 // The Command Center's event reads (Part B 4.8): the filtered list, newest first, and activity by actor.
 import type { Principal } from '../../kernel/auth/principal.js';
-import type { ActorType, EventEnvelope, Outcome, Severity } from '../../kernel/events/index.js';
+import type { ActorType, Outcome, Severity } from '../../kernel/events/index.js';
 import { decodeCursor, isComparableInstant, pageOf, unprocessable } from '../../kernel/http/index.js';
 import type { CommandDeps } from './deps.js';
 import { activityByActor, eventAt, listEvents } from './events-store.js';
-import { readScope, readWithin } from './scope.js';
+import { readScope, readStatementsWithin, readWithin } from './scope.js';
 
 /** How many principals by-actor lists (the busiest); the rest are counted in `hidden`. */
 export const BY_ACTOR_SHOWN = 100;
@@ -23,11 +23,6 @@ export interface EventsQuery {
   tenant_id?: string;
   limit: number;
   cursor?: string;
-}
-
-export interface EventsPage {
-  events: EventEnvelope[];
-  next_cursor: string | null;
 }
 
 export interface ByActorQuery {
@@ -55,8 +50,11 @@ export interface ByActor {
 
 export function createEventsReader(deps: CommandDeps) {
   return {
-    /** Events in the caller's scope matching every filter given, newest first. */
-    async list(principal: Principal, query: EventsQuery): Promise<EventsPage> {
+    /**
+     * Events in the caller's scope matching every filter given, newest first: the page, `{ events, next_cursor }`,
+     * as JSON text (the envelopes come as text from events-store), which the route answers as it is.
+     */
+    async list(principal: Principal, query: EventsQuery): Promise<string> {
       // The last event's instant to the microsecond, as stored, and its id.
       const key = decodeCursor(query.cursor, ['timestamp', 'uuid']);
       const after = key && { occurredAt: String(key[0]), id: String(key[1]) };
@@ -75,16 +73,17 @@ export function createEventsReader(deps: CommandDeps) {
         actorId: query.actor_id,
         actorType: query.actor_type,
       };
-      const found = await readWithin(deps, scope, async (tx) => {
+      // An event is never changed once written: the cursor's check and the page need no common snapshot.
+      const found = await readStatementsWithin(deps, scope, async (q) => {
         // Only a position this list could have answered in this scope: another organization's event, or one
         // that never was, is a forged cursor (and tells nothing: both are the same 422).
-        if (after && !(await eventAt(tx, scope.tenantId, after))) {
+        if (after && !(await eventAt(q, scope.tenantId, after))) {
           throw unprocessable('cursor: is not a cursor this list answered');
         }
-        return listEvents(tx, filter, query.limit + 1, after);
+        return listEvents(q, filter, query.limit + 1, after);
       });
       const page = pageOf(found, query.limit, (row) => [row.position.occurredAt, row.position.id]);
-      return { events: page.rows.map((row) => row.envelope), next_cursor: page.next };
+      return `{"events":[${page.rows.map((row) => row.envelope).join(',')}],"next_cursor":${JSON.stringify(page.next)}}`;
     },
 
     /** Per principal of one actor type over the last `days` days (Part B 4.8), by volume then actor id. */

@@ -1,8 +1,8 @@
 // Reads of the kernel's events table for the Command Center (no second log). Every read names its organization
 // first when it has one, so PostgreSQL serves it from the (tenant_id, occurred_at) index, newest first.
 import { and, eq, gte, type SQL, sql } from 'drizzle-orm';
-import { rows, type Tx } from '../../kernel/db/index.js';
-import type { ActorType, EventEnvelope, Outcome, Severity } from '../../kernel/events/index.js';
+import { type Queryable, rows, type Tx } from '../../kernel/db/index.js';
+import type { ActorType, Outcome, Severity } from '../../kernel/events/index.js';
 import { events } from '../../kernel/events/schema.js';
 import { ELEVATED_FROM, severitiesFrom } from './events-model.js';
 
@@ -28,7 +28,7 @@ export interface EventPosition {
 export const inTenant = (column: typeof events.tenantId, tenantId: string | null): SQL | undefined =>
   tenantId === null ? undefined : eq(column, tenantId);
 
-/** A row of the events list as read: the envelope's columns and the position, no other column. */
+/** A row of the events list as read: the envelope's columns (`data` as PostgreSQL writes it) and the position. */
 interface ListedRow {
   id: string;
   tenant_id: string | null;
@@ -39,24 +39,41 @@ interface ListedRow {
   severity: Severity;
   outcome: Outcome;
   correlation_id: string | null;
-  data: Record<string, unknown>;
+  data: string;
   position: string;
 }
 
+const json = JSON.stringify;
+
 /**
- * Up to `limit` events matching `filter`, newest first, after `after` when given; each with its position, the
- * instant to the microsecond as stored (a JavaScript Date would cut a page boundary to the millisecond) and its
- * id. A raw statement mapped here rather than Drizzle's select builder, whose per-column result mapping was about
- * a sixth of the route's CPU for a page of 100 (docs/benchmarks.md): the envelope is the kernel's `envelopeOf`
- * of the same columns, its timestamp the position cut to the millisecond as `Date#toISOString` writes it (both
- * truncate).
+ * The envelope of a listed row as JSON text: the kernel's `envelopeOf` of the same columns, the same fields in the
+ * same order, the timestamp the position cut to the millisecond as `Date#toISOString` writes it (both truncate),
+ * and `data` the text PostgreSQL sent, never parsed here and serialized again (`command-stream.test.ts` compares a
+ * listed envelope with the streamed one, `command-events.test.ts` the page with its declared schema).
+ */
+function envelopeJson(row: ListedRow): string {
+  return (
+    `{"id":${json(row.id)},"tenant_id":${json(row.tenant_id)},"timestamp":"${row.position.slice(0, 23)}Z",` +
+    `"actor":{"id":${json(row.actor_id)},"type":${json(row.actor_type)}},"category":${json(row.category)},` +
+    `"action":${json(row.action)},"severity":${json(row.severity)},"outcome":${json(row.outcome)},` +
+    `"correlation_id":${json(row.correlation_id)},"data":${row.data}}`
+  );
+}
+
+/**
+ * Up to `limit` events matching `filter`, newest first, after `after` when given; each as its envelope's JSON text
+ * (envelopeJson) with its position, the instant to the microsecond as stored (a JavaScript Date would cut a page
+ * boundary to the millisecond) and its id. A raw statement mapped here rather than Drizzle's select builder, whose
+ * per-column result mapping was about a sixth of the route's CPU for a page of 100, and `data` read as text: a
+ * page is a hundred envelopes, and parsing each one's `data` only to serialize it again was most of what the
+ * service added to its statement (docs/benchmarks.md).
  */
 export async function listEvents(
-  tx: Tx,
+  q: Queryable,
   filter: EventFilter,
   limit: number,
   after?: EventPosition,
-): Promise<Array<{ envelope: EventEnvelope; position: EventPosition }>> {
+): Promise<Array<{ envelope: string; position: EventPosition }>> {
   const conditions = [
     inTenant(events.tenantId, filter.tenantId),
     filter.since && gte(events.occurredAt, filter.since),
@@ -72,39 +89,25 @@ export async function listEvents(
           and (${events.occurredAt} < ${after.occurredAt}::timestamptz or ${events.id} < ${after.id}::uuid)`,
   ].filter((condition): condition is SQL => Boolean(condition));
   const found = await rows<ListedRow>(
-    tx,
+    q,
     sql`select "id", "tenant_id", "actor_id", "actor_type", "category", "action", "severity", "outcome",
-               "correlation_id", "data",
+               "correlation_id", "data"::text as "data",
                to_char("occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "position"
           from "events"
          where ${and(...conditions) ?? sql`true`}
          order by "occurred_at" desc, "id" desc
          limit ${limit}`,
   );
-  return found.map((row) => ({
-    envelope: {
-      id: row.id,
-      tenant_id: row.tenant_id,
-      timestamp: `${row.position.slice(0, 23)}Z`,
-      actor: { id: row.actor_id, type: row.actor_type },
-      category: row.category,
-      action: row.action,
-      severity: row.severity,
-      outcome: row.outcome,
-      correlation_id: row.correlation_id,
-      data: row.data,
-    },
-    position: { occurredAt: row.position, id: row.id },
-  }));
+  return found.map((row) => ({ envelope: envelopeJson(row), position: { occurredAt: row.position, id: row.id } }));
 }
 
 /**
  * Whether an event of the organization (every organization: null) sits exactly at `position`: a page's cursor
  * names the last event it listed, so one naming no such event (forged, or another organization's) is refused.
  */
-export async function eventAt(tx: Tx, tenantId: string | null, position: EventPosition): Promise<boolean> {
+export async function eventAt(q: Queryable, tenantId: string | null, position: EventPosition): Promise<boolean> {
   const found = await rows<{ id: string }>(
-    tx,
+    q,
     sql`select "id" from "events"
          where ${and(inTenant(events.tenantId, tenantId), eq(events.id, position.id)) ?? sql`true`}
            and "occurred_at" = ${position.occurredAt}::timestamptz

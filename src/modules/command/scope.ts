@@ -1,6 +1,6 @@
 // Which organizations a Command Center caller may read: the one rule, used by every Command Center read.
 import type { Principal } from '../../kernel/auth/principal.js';
-import type { Tx } from '../../kernel/db/index.js';
+import type { Queryable, Tx } from '../../kernel/db/index.js';
 import { forbidden } from '../../kernel/http/errors.js';
 import type { CommandDeps } from './deps.js';
 
@@ -43,4 +43,19 @@ export async function readScope(
  */
 export function readWithin<T>(deps: CommandDeps, scope: ReadScope, work: (tx: Tx) => Promise<T>): Promise<T> {
   return scope.tenantId === null ? deps.transactions.system(work) : deps.transactions.tenantRead(scope.tenantId, work);
+}
+
+/**
+ * `readWithin` for reads that need no common snapshot, each statement naming its organization (the events list):
+ * one round trip a statement, row-level security still behind the query's `tenant_id` filter for one organization
+ * (transactions.tenantStatement); the platform operator's read of every organization runs as the owner.
+ */
+export function readStatementsWithin<T>(
+  deps: CommandDeps,
+  scope: ReadScope,
+  work: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  return scope.tenantId === null
+    ? deps.transactions.systemRead(work)
+    : deps.transactions.tenantStatement(scope.tenantId, work);
 }
