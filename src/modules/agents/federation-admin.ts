@@ -133,10 +133,8 @@ export function createFederationAdmin(deps: {
     /** `GET /agents/issuers`: each issuer with its bindings. */
     async list(principal: Principal): Promise<Array<IssuerView & { bindings: BindingView[] }>> {
       return transactions.tenant(principal.tenantId, async (tx) => {
-        const [issuers, bindings] = await Promise.all([
-          store.issuersOf(tx, principal.tenantId),
-          store.bindingsOfTenant(tx, principal.tenantId),
-        ]);
+        const issuers = await store.issuersOf(tx, principal.tenantId);
+        const bindings = await store.bindingsOfTenant(tx, principal.tenantId);
         return issuers.map((issuer) => ({
           ...issuerView(issuer),
           bindings: bindings.filter((binding) => binding.issuerId === issuer.id).map(bindingView),

@@ -11,10 +11,9 @@ export const agentsPersonalData = (deps: { clock: Clock }): PersonalDataContribu
   name: 'agents',
   tables: ['agents', 'agent_delegations'],
   async export(tx, tenantId, userId) {
-    const [registered, delegations] = await Promise.all([
-      store.agentsRegisteredBy(tx, tenantId, userId),
-      store.delegationsGrantedBy(tx, tenantId, userId),
-    ]);
+    // One after the other: statements of one transaction share its connection.
+    const registered = await store.agentsRegisteredBy(tx, tenantId, userId);
+    const delegations = await store.delegationsGrantedBy(tx, tenantId, userId);
     return {
       registered: registered.map((agent) => ({
         agent_id: agent.id,

@@ -282,10 +282,8 @@ export function createMfaService(deps: {
         const me = { tenantId: challenge.tenantId, userId: challenge.userId };
         // The account as it is now: a password change, sign-out-everywhere, a suspended or removed membership or
         // TOTP turned off since the first factor kills the challenge; SSO switched on refuses it like a login.
-        const [subject, factor] = await Promise.all([
-          signInSubject(tx, { tenantId: challenge.tenantId, userId: challenge.userId }),
-          store.factorOf(tx, challenge.userId),
-        ]);
+        const subject = await signInSubject(tx, { tenantId: challenge.tenantId, userId: challenge.userId });
+        const factor = await store.factorOf(tx, challenge.userId);
         if (!mayUseAccount(subject) || subject.tokenEpoch !== challenge.epoch || !factor?.enabledAt) {
           await store.spendChallenge(tx, challenge.id, now);
           return { kind: 'invalid' };

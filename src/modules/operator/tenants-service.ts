@@ -12,7 +12,7 @@ import {
 } from '../operator-settings/index.js';
 import { listTenants, setTenantPlan, type TenantListRow, tenantListRowById } from '../organizations/index.js';
 import type { PricingContent } from '../pricing/index.js';
-import { SETTINGS, type SettingKey } from '../settings/index.js';
+import { SETTINGS } from '../settings/index.js';
 import type { OperatorDeps } from './deps.js';
 
 const TIERS = Object.keys(PLANS).join(', ');
@@ -97,12 +97,7 @@ export function createTenantAdministration(deps: OperatorDeps) {
         tenantId,
         async (tx) => {
           const stored = await storedOperatorSettings(tx, tenantId);
-          const own = await Promise.all(
-            SETTINGS.map(async (definition) => ({
-              definition,
-              value: await settings.read(tx, tenantId, definition.key as SettingKey),
-            })),
-          );
+          const own = await settings.readAll(tx, tenantId);
           return {
             tenant_id: tenantId,
             settings: [

@@ -432,10 +432,8 @@ export function createPaymentService(deps: PaymentsDeps) {
         if (status !== 'satisfied') {
           throw refusal(409, 'not_spendable', `This elevation is ${status}: it cannot be spent`, { status });
         }
-        const [live, subject] = await Promise.all([
-          liveSessionsOfUser(tx, row.tenantId, row.userId, now),
-          signInSubject(tx, { tenantId: row.tenantId, userId: row.userId }),
-        ]);
+        const live = await liveSessionsOfUser(tx, row.tenantId, row.userId, now);
+        const subject = await signInSubject(tx, { tenantId: row.tenantId, userId: row.userId });
         if (!mayUseAccount(subject) || !live.some((session) => session.id === row.sessionId)) {
           throw refusal(409, 'session_gone', 'The session the elevation was made in has ended');
         }

@@ -111,6 +111,15 @@ export function createSettingsService(deps: { transactions: Transactions; events
       return stored === undefined ? definition.default : (stored as SettingValue);
     },
 
+    /** The effective value of every setting of an organization, in one statement. */
+    async readAll(tx: Tx, tenantId: string): Promise<Array<{ definition: SettingDefinition; value: SettingValue }>> {
+      const stored = await store.storedValues(tx, tenantId);
+      return SETTINGS.map((definition) => {
+        const value = stored.get(definition.key);
+        return { definition, value: value === undefined ? definition.default : (value as SettingValue) };
+      });
+    },
+
     async enabled(tx: Tx, tenantId: string, key: SettingKey): Promise<boolean> {
       return (await this.read(tx, tenantId, key)) === true;
     },

@@ -32,10 +32,8 @@ export function createConnectionChanges(deps: {
 
   /** After `tx` commits, every active owner is mailed what changed and by whom. */
   async function mailOwners(tx: Tx, tenantId: string, summary: string, by: string): Promise<void> {
-    const [owners, organization] = await Promise.all([
-      links.ownerAddresses(tx, tenantId),
-      links.organizationName(tx, tenantId),
-    ]);
+    const owners = await links.ownerAddresses(tx, tenantId);
+    const organization = await links.organizationName(tx, tenantId);
     const subject = `Single sign-on of ${organization ?? 'your organization'} changed`;
     const text =
       `${summary}\n\nBy: ${by}\nWhen: ${clock.now().toISOString()}\n\n` +

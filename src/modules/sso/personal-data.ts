@@ -13,11 +13,10 @@ export function ssoPersonalData(): PersonalDataContributor {
     name: 'sso',
     tables: ['sso_identities', 'sso_sign_ins', 'sso_link_requests'],
     async export(tx, tenantId, userId) {
-      const [identities, records, linkRequests] = await Promise.all([
-        signIns.identitiesOfUser(tx, tenantId, userId),
-        signIns.signInsOfUser(tx, tenantId, userId),
-        links.linkRequestsOfUser(tx, tenantId, userId),
-      ]);
+      // One after the other: statements of one transaction share its connection.
+      const identities = await signIns.identitiesOfUser(tx, tenantId, userId);
+      const records = await signIns.signInsOfUser(tx, tenantId, userId);
+      const linkRequests = await links.linkRequestsOfUser(tx, tenantId, userId);
       return {
         identities: identities.map((identity) => ({
           protocol: identity.protocol,
