@@ -5,7 +5,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Principal } from '../../kernel/auth/index.js';
-import { addMs, type Clock } from '../../kernel/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { badRequest, HttpError, notFound } from '../../kernel/http/index.js';
@@ -108,17 +108,9 @@ export function createPasskeyRegistration(deps: {
         supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       });
       const now = clock.now();
-      await transactions.system(async (tx) => {
-        await store.purgeExpiredChallenges(tx, now);
-        await store.insertChallenge(tx, {
-          id: newId(),
-          challenge: options.challenge,
-          purpose: 'registration',
-          userId: me.userId,
-          createdAt: now,
-          expiresAt: addMs(now, CEREMONY_TTL_MS),
-        });
-      });
+      await transactions.system((tx) =>
+        store.issueChallenge(tx, { challenge: options.challenge, purpose: 'registration', userId: me.userId, now }),
+      );
       return options;
     },
 

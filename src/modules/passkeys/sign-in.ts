@@ -5,11 +5,10 @@ import {
   verifyAuthenticationResponse,
 } from '@simplewebauthn/server';
 import type { AfterAnswer } from '../../kernel/after-answer.js';
-import { addMs, type Clock } from '../../kernel/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Queryable, Transactions } from '../../kernel/db/index.js';
 import type { Events } from '../../kernel/events/index.js';
 import { unauthorized } from '../../kernel/http/index.js';
-import { newId } from '../../kernel/ids.js';
 import { type Limiter, type LimitPolicy, throttled } from '../../kernel/limits/index.js';
 import {
   assertSsoAllows,
@@ -142,17 +141,9 @@ export function createPasskeySignIn(deps: {
         timeout: CEREMONY_TTL_MS,
       });
       const now = clock.now();
-      await transactions.system(async (tx) => {
-        await store.purgeExpiredChallenges(tx, now);
-        await store.insertChallenge(tx, {
-          id: newId(),
-          challenge: options.challenge,
-          purpose: 'authentication',
-          userId: null,
-          createdAt: now,
-          expiresAt: addMs(now, CEREMONY_TTL_MS),
-        });
-      });
+      await transactions.system((tx) =>
+        store.issueChallenge(tx, { challenge: options.challenge, purpose: 'authentication', userId: null, now }),
+      );
       return options;
     },
 

@@ -1,5 +1,8 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { addMs } from '../../kernel/clock.js';
 import { type Queryable, spendOnce } from '../../kernel/db/index.js';
+import { newId } from '../../kernel/ids.js';
+import { CEREMONY_TTL_MS } from './relying-party.js';
 import { webauthnChallenges, webauthnCredentials } from './schema.js';
 
 export type CredentialRow = typeof webauthnCredentials.$inferSelect;
@@ -8,16 +11,20 @@ export type Purpose = (typeof webauthnChallenges.$inferSelect)['purpose'];
 /** The account a registration ceremony is for (its address names the passkey): read by the accounts module. */
 export { accountLabel as accountOf } from '../accounts/index.js';
 
-export async function insertChallenge(q: Queryable, row: typeof webauthnChallenges.$inferInsert): Promise<void> {
-  await q.insert(webauthnChallenges).values(row);
-}
-
 /**
- * Ceremonies that ran out are of no use to anyone (a spent or expired challenge is refused either way):
- * dropped whenever a new one is issued, so the table holds only the last few minutes of ceremonies.
+ * Stores a new ceremony's challenge, valid for `CEREMONY_TTL_MS`. Ceremonies that ran out are of no use to anyone
+ * (a spent or expired challenge is refused either way): they are dropped here, whenever a new one is issued, so
+ * the table holds only the last few minutes of ceremonies.
  */
-export async function purgeExpiredChallenges(q: Queryable, now: Date): Promise<void> {
+export async function issueChallenge(
+  q: Queryable,
+  input: { challenge: string; purpose: Purpose; userId: string | null; now: Date },
+): Promise<void> {
+  const { challenge, purpose, userId, now } = input;
   await q.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));
+  await q
+    .insert(webauthnChallenges)
+    .values({ id: newId(), challenge, purpose, userId, createdAt: now, expiresAt: addMs(now, CEREMONY_TTL_MS) });
 }
 
 /**
