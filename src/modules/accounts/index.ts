@@ -1,4 +1,3 @@
-export { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 export { emailKeyOf, slugKeyOf } from './identifiers.js';
 export {
   accountLabel,

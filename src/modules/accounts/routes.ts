@@ -6,13 +6,15 @@ import {
   clearRefreshCookie,
   deliverPair,
   deliverSignIn,
+  MfaRequiredSchema,
   refreshCookieOf,
   type SessionService,
   SignInHeaders,
+  SignInResultSchema,
   signInContext,
+  TokenPairSchema,
   UseCookie,
 } from '../sign-in/index.js';
-import { MfaRequiredSchema, SignInResultSchema, TokenPairSchema } from './http-schemas.js';
 import { registerMeRoutes } from './me-routes.js';
 import type { AccountService } from './service.js';
 

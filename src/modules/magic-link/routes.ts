@@ -2,8 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DpopVerifier } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
-import { SignInResultSchema } from '../accounts/index.js';
-import { deliverSignIn, SignInHeaders, signInContext, UseCookie } from '../sign-in/index.js';
+import { deliverSignIn, SignInHeaders, SignInResultSchema, signInContext, UseCookie } from '../sign-in/index.js';
 import type { MagicLinkService } from './service.js';
 
 const RequestBody = Type.Object({

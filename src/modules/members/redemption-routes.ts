@@ -1,8 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../../kernel/auth/index.js';
-import { TokenPairSchema } from '../accounts/index.js';
-import { deliverPair, UseCookie } from '../sign-in/index.js';
+import { deliverPair, TokenPairSchema, UseCookie } from '../sign-in/index.js';
 import type { MembersService } from './index.js';
 import { errors } from './problem.js';
 

@@ -2,8 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
-import { TokenPairSchema } from '../accounts/index.js';
-import { deliverPair, dpopProofHeaders, noStore, signInContext, UseCookie } from '../sign-in/index.js';
+import { deliverPair, dpopProofHeaders, noStore, signInContext, TokenPairSchema, UseCookie } from '../sign-in/index.js';
 import type { MfaService } from './service.js';
 
 const Code = Type.String({

@@ -3,8 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
-import { SignInResultSchema } from '../accounts/index.js';
-import { deliverSignIn, SignInHeaders, signInContext } from '../sign-in/index.js';
+import { deliverSignIn, SignInHeaders, SignInResultSchema, signInContext } from '../sign-in/index.js';
 import {
   CreationOptionsSchema,
   PasskeySummarySchema,

@@ -15,7 +15,14 @@ export {
   type SignInGate,
   type SignInResult,
 } from './finish.js';
-export { dpopProofHeaders, SignInHeaders, UseCookie } from './http-schemas.js';
+export {
+  dpopProofHeaders,
+  MfaRequiredSchema,
+  SignInHeaders,
+  SignInResultSchema,
+  TokenPairSchema,
+  UseCookie,
+} from './http-schemas.js';
 export {
   type GrantOfMember,
   grantsOfMember,

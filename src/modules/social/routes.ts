@@ -2,8 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type DpopVerifier, principalOf } from '../../kernel/auth/index.js';
 import { errors } from '../../kernel/http/index.js';
-import { SignInResultSchema } from '../accounts/index.js';
-import { noStore } from '../sign-in/index.js';
+import { noStore, SignInResultSchema } from '../sign-in/index.js';
 import {
   answerCompletion,
   authorizationUrlAnswer,
