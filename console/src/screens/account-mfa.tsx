@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, ApiError, api } from '../api';
+import { type Answer, ApiError, api, type Body } from '../api';
 import { ConfirmButton, ErrorBanner, Field, Form, Loading, Notice, SecretOnce } from '../ui';
 
 /** GET /api/v1/mfa/status: whether TOTP is on and how many recovery codes are left. */
@@ -114,7 +114,12 @@ export function MfaManagement(props: {
             label="Confirm the authenticator app"
             submitLabel="Turn on"
             onSubmit={async (values) => {
-              await aimedAt('code', api('POST', '/mfa/setup/verify', { code: (values.code ?? '').replace(/\s/g, '') }));
+              await aimedAt(
+                'code',
+                api('POST', '/mfa/setup/verify', {
+                  code: (values.code ?? '').replace(/\s/g, ''),
+                } satisfies Body<'/mfa/setup/verify', 'post'>),
+              );
               setCodes({ title: 'Recovery codes', codes: setup.recovery_codes });
               setSetup(null);
               setDone('Two-step verification is on. Keep the recovery codes somewhere safe.');
@@ -145,7 +150,9 @@ export function MfaManagement(props: {
               setDone('');
               const answer = await aimedAt<RegeneratedCodes>(
                 'code',
-                api('POST', '/mfa/recovery-codes/regenerate', { code: (values.code ?? '').trim() }),
+                api('POST', '/mfa/recovery-codes/regenerate', {
+                  code: (values.code ?? '').trim(),
+                } satisfies Body<'/mfa/recovery-codes/regenerate', 'post'>),
               );
               setCodes({ title: 'New recovery codes', codes: answer.recovery_codes });
               setDone('New recovery codes: the earlier ones no longer work.');
@@ -174,7 +181,12 @@ export function MfaManagement(props: {
               submitLabel="Turn off"
               danger
               onSubmit={async (values) => {
-                await aimedAt('code', api('POST', '/mfa/disable', { code: (values.code ?? '').trim() }));
+                await aimedAt(
+                  'code',
+                  api('POST', '/mfa/disable', {
+                    code: (values.code ?? '').trim(),
+                  } satisfies Body<'/mfa/disable', 'post'>),
+                );
                 setDisabling(false);
                 setCodes(null);
                 setDone('Two-step verification is off.');

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { browserSessionId } from '../auth';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
@@ -21,7 +21,7 @@ const NAME_FIELDS = [
   { name: 'name', label: 'Full name', autoComplete: 'name' },
   { name: 'given_name', label: 'Given name', autoComplete: 'given-name' },
   { name: 'family_name', label: 'Family name', autoComplete: 'family-name' },
-] as const;
+] as const satisfies readonly { name: keyof Body<'/me/profile', 'patch'>; label: string; autoComplete: string }[];
 
 function ProfileSection() {
   const profile = useApi<Profile>('/me/profile');
@@ -180,7 +180,7 @@ function SecuritySection() {
               'password',
               api('POST', `/webauthn/credentials/${encodeURIComponent(removing.id)}/remove`, {
                 ...(values.password ? { password: values.password } : {}),
-              }),
+              } satisfies Body<'/webauthn/credentials/{id}/remove', 'post'>),
             );
             setRemoved(`Passkey ${removing.name} removed.`);
             setRemoving(null);

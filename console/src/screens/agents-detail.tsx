@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Loading, Notice, Page, SecretOnce, Section } from '../ui';
@@ -58,7 +58,7 @@ function KillSwitch(props: { agent: Agent; onChange: (agent: Agent) => void }) {
               await api<KillSwitchChanged>('POST', `/agents/${agent.agent_id}/kill-switch`, {
                 engaged: true,
                 reason: values.reason,
-              }),
+              } satisfies Body<'/agents/{agent_id}/kill-switch', 'post'>),
             );
           }}
         >
@@ -79,7 +79,9 @@ function KillSwitch(props: { agent: Agent; onChange: (agent: Agent) => void }) {
             confirmLabel="Release"
             onConfirm={async () => {
               props.onChange(
-                await api<KillSwitchChanged>('POST', `/agents/${agent.agent_id}/kill-switch`, { engaged: false }),
+                await api<KillSwitchChanged>('POST', `/agents/${agent.agent_id}/kill-switch`, {
+                  engaged: false,
+                } satisfies Body<'/agents/{agent_id}/kill-switch', 'post'>),
               );
             }}
           />
@@ -235,7 +237,7 @@ function Delegations(props: { agent: AgentDetail; reload: () => void }) {
                 await api('POST', `/agents/${agent.agent_id}/delegations`, {
                   permissions,
                   ...(days === undefined ? {} : { expires_in_days: days }),
-                });
+                } satisfies Body<'/agents/{agent_id}/delegations', 'post'>);
                 setGranted(`Delegated ${permissions.join(', ')} to ${agent.name}.`);
                 setFormKey((n) => n + 1);
                 props.reload();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
 import { type Agent, StateTag, when } from '../ui/agents-kit';
@@ -114,7 +114,9 @@ function IssuerCard(props: { issuer: Issuer; agents: Agent[]; reload: () => void
                 ariaLabel={`Disable ${label}`}
                 question={`Disable ${label}? Every exchange of its tokens is refused; its bindings are kept.`}
                 onConfirm={async () => {
-                  await api('PATCH', `/agents/issuers/${issuer.id}`, { enabled: false });
+                  await api('PATCH', `/agents/issuers/${issuer.id}`, {
+                    enabled: false,
+                  } satisfies Body<'/agents/issuers/{id}', 'patch'>);
                   props.reload();
                 }}
               />
@@ -125,7 +127,9 @@ function IssuerCard(props: { issuer: Issuer; agents: Agent[]; reload: () => void
                 danger={false}
                 question={`Enable ${label}? Its tokens are exchanged again for the agents they are bound to.`}
                 onConfirm={async () => {
-                  await api('PATCH', `/agents/issuers/${issuer.id}`, { enabled: true });
+                  await api('PATCH', `/agents/issuers/${issuer.id}`, {
+                    enabled: true,
+                  } satisfies Body<'/agents/issuers/{id}', 'patch'>);
                   props.reload();
                 }}
               />

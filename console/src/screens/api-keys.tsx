@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import {
@@ -92,7 +92,9 @@ function RevokeButton(props: { row: KeyView; onDone: () => void }) {
         </>
       }
       onConfirm={async () => {
-        await api('POST', `${BASE}/${encodeURIComponent(props.row.id)}/revoke`, { reason: reason.value() });
+        await api('POST', `${BASE}/${encodeURIComponent(props.row.id)}/revoke`, {
+          reason: reason.value(),
+        } satisfies Body<'/tenants/api-keys/{id}/revoke', 'post'>);
         props.onDone();
       }}
     />

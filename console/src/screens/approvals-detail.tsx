@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { type Answer, ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { DataTable, ErrorBanner, Loading, Notice, Page, Section } from '../ui';
@@ -95,7 +95,7 @@ function Decide(props: { ask: Approval; onDecided: (ask: Decided) => void }) {
           approve,
           ...(reason.trim() ? { reason } : {}),
           ...(breakGlass ? { break_glass: true } : {}),
-        }),
+        } satisfies Body<'/approvals/{id}/decide', 'post'>),
       );
     } catch (failure) {
       setError(failure instanceof Error ? failure : new Error(String(failure)));

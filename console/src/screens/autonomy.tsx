@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { Link, useQueryState } from '../router';
 import { useSession } from '../session';
 import {
@@ -76,7 +76,7 @@ function KillSwitchSection() {
               enable: true,
               hours,
               reason: values.reason || undefined,
-            });
+            } satisfies Body<'/autonomy/kill-switch', 'post'>);
             setDone(hours ? `Autonomy stopped for ${hours} h.` : 'Autonomy stopped until released.');
             state.reload();
           }}
@@ -104,7 +104,9 @@ function KillSwitchSection() {
           confirmLabel="Release"
           danger={false}
           onConfirm={async () => {
-            await api<Answer<'/autonomy/kill-switch', 'post'>>('POST', '/autonomy/kill-switch', { enable: false });
+            await api<Answer<'/autonomy/kill-switch', 'post'>>('POST', '/autonomy/kill-switch', {
+              enable: false,
+            } satisfies Body<'/autonomy/kill-switch', 'post'>);
             setDone('Kill switch released.');
             state.reload();
           }}
@@ -132,7 +134,7 @@ function RevertForm(props: { decision: Decision; onDone: (text: string) => void 
             `/autonomy/decisions/${props.decision.id}/revert`,
             {
               reason: reason.trim(),
-            },
+            } satisfies Body<'/autonomy/decisions/{id}/revert', 'post'>,
           );
           props.onDone(res.detail || 'Reverted.');
         }}
@@ -206,7 +208,10 @@ function DecisionPanel(props: { decision: Decision; onChanged: () => void; onClo
             const res = await api<Answer<'/autonomy/decisions/{id}/adjudicate', 'post'>>(
               'POST',
               `/autonomy/decisions/${d.id}/adjudicate`,
-              { approve: values.approve === 'true', reason: values.reason || undefined },
+              {
+                approve: values.approve === 'true',
+                reason: values.reason || undefined,
+              } satisfies Body<'/autonomy/decisions/{id}/adjudicate', 'post'>,
             );
             finish(`Outcome: ${res.outcome}${res.executed ? ' (executed)' : ''}${res.reason ? `: ${res.reason}` : ''}`);
           }}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, type ApiError, api, useApi } from '../api';
+import { type Answer, type ApiError, api, type Body, useApi } from '../api';
 import { Link, navigate, useRoute } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
@@ -176,7 +176,11 @@ function ToolsSection(props: { server: Server; manage: boolean; onChange: (serve
             };
             // The API replaces the whole list: the others are sent unchanged.
             const tools = [...props.server.tools.filter((t) => t.name !== tool.name), tool];
-            props.onChange(await api<Answer<'/mcp/servers/{server_id}/tools', 'put'>>('PUT', path, { tools }));
+            props.onChange(
+              await api<Answer<'/mcp/servers/{server_id}/tools', 'put'>>('PUT', path, {
+                tools,
+              } satisfies Body<'/mcp/servers/{server_id}/tools', 'put'>),
+            );
           }}
         >
           <Field
@@ -268,7 +272,7 @@ function ServerDetail(props: { id: string }) {
                     description: values.description?.trim() ? values.description : null,
                     max_calls_per_minute: numberOr(values.max_calls_per_minute),
                     max_calls_per_day: numberOr(values.max_calls_per_day),
-                  });
+                  } satisfies Body<'/mcp/servers/{server_id}', 'patch'>);
                   setSaved('Server saved.');
                   server.reload();
                 }}

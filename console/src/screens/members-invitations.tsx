@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
@@ -113,7 +113,10 @@ function Invitations() {
                             setNotice(undefined);
                             setError(undefined);
                             try {
-                              await api('POST', '/members/invites', { email: row.email, role: row.role });
+                              await api('POST', '/members/invites', {
+                                email: row.email,
+                                role: row.role,
+                              } satisfies Body<'/members/invites', 'post'>);
                               setNotice(`A new link was sent to ${row.email}; the previous one no longer works.`);
                               invites.reload();
                             } catch (reason) {

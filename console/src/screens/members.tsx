@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { type Session, useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Notice, Page, Section } from '../ui';
@@ -54,7 +54,9 @@ function RoleChanger(props: {
         setBusy(true);
         try {
           props.onChanged(
-            await api<ChangedMember>('PATCH', `/members/${encodeURIComponent(props.member.membership_id)}`, { role }),
+            await api<ChangedMember>('PATCH', `/members/${encodeURIComponent(props.member.membership_id)}`, {
+              role,
+            } satisfies Body<'/members/{membership_id}', 'patch'>),
           );
         } catch (reason) {
           props.onError(reason instanceof ApiError ? reason : new ApiError(0, String(reason)));

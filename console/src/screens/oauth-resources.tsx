@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { ConfirmButton, DataTable, Field, FilterSelect, Form, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
@@ -20,7 +20,9 @@ function RenameForm(props: { row: Resource; onDone: () => void }) {
       label={`Rename ${props.row.name}`}
       submitLabel="Rename"
       onSubmit={async (values) => {
-        await api('PATCH', `${BASE}/${encodeURIComponent(props.row.id)}`, { name: values.name });
+        await api('PATCH', `${BASE}/${encodeURIComponent(props.row.id)}`, {
+          name: values.name,
+        } satisfies Body<'/oauth/resources/{id}', 'patch'>);
         props.onDone();
       }}
       secondary={
@@ -155,7 +157,9 @@ function OAuthResources() {
                         : `Enable ${row.identifier}? Tokens can be minted for it again.`
                     }
                     onConfirm={async () => {
-                      await api('PATCH', `${BASE}/${encodeURIComponent(row.id)}`, { enabled: !row.enabled });
+                      await api('PATCH', `${BASE}/${encodeURIComponent(row.id)}`, {
+                        enabled: !row.enabled,
+                      } satisfies Body<'/oauth/resources/{id}', 'patch'>);
                       resources.reload();
                     }}
                   />

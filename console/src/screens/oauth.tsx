@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import {
   ConfirmButton,
@@ -255,7 +255,7 @@ function ClientDetail(props: { clientId: string }) {
           submitLabel="Save"
           onSubmit={async (values) => {
             setSaved(false);
-            await api('PATCH', path, registration(values));
+            await api('PATCH', path, registration(values) satisfies Body<'/oauth/clients/{client_id}', 'patch'>);
             setSaved(true);
             client.reload();
           }}

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
@@ -48,7 +48,7 @@ function PlanButton(props: { tenant: TenantView; onDone: () => void }) {
       onConfirm={async () => {
         await api('PUT', `${BASE}/${encodeURIComponent(props.tenant.id)}/plan`, {
           plan_code: plan.current?.value ?? props.tenant.plan_code,
-        });
+        } satisfies Body<'/operator/tenants/{id}/plan', 'put'>);
         props.onDone();
       }}
     />
@@ -165,7 +165,9 @@ function ChangeSetting(props: { tenantId: string; settings: SettingRecord[]; onD
           await api(
             'PATCH',
             `${BASE}/${encodeURIComponent(props.tenantId)}/config/${encodeURIComponent(setting.key)}`,
-            { value: typed(setting, values.value ?? '') },
+            {
+              value: typed(setting, values.value ?? ''),
+            } satisfies Body<'/operator/tenants/{id}/config/{key}', 'patch'>,
           );
           props.onDone(setting.key);
         }}

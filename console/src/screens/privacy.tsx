@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Notice, Page, Section } from '../ui';
@@ -38,7 +38,11 @@ function RejectButton(props: { request: PrivacyRequest; onDone: (request: Reject
         </div>
       }
       onConfirm={async () => {
-        props.onDone(await api<RejectedRequest>('POST', `/gdpr/admin/requests/${props.request.id}/reject`, { reason }));
+        props.onDone(
+          await api<RejectedRequest>('POST', `/gdpr/admin/requests/${props.request.id}/reject`, {
+            reason,
+          } satisfies Body<'/gdpr/admin/requests/{id}/reject', 'post'>),
+        );
         setReason('');
       }}
     />

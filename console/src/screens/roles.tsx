@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { useSession } from '../session';
 import { ConfirmButton, DataTable, ErrorBanner, Field, Form, type FormValues, Notice, Page, Section } from '../ui';
 import { type Catalog, CheckboxGroup, isSelfPermission, useCatalog, when } from '../ui/org-kit';
@@ -66,7 +66,7 @@ function RoleForm(props: {
               name: values.name,
               description: values.description ? values.description : null,
               permissions,
-            })
+            } satisfies Body<'/authz/roles/{code}', 'patch'>)
           : await api<CreatedRole>('POST', '/authz/roles', {
               code: values.code,
               name: values.name,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { ConfirmButton, ErrorBanner, Loading, Page, SecretOnce, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
@@ -79,7 +79,7 @@ function Scim() {
                     : 'Resume SCIM provisioning with the current token?'
                 }
                 onConfirm={async () => {
-                  await api('PATCH', BASE, { enabled: !c.enabled });
+                  await api('PATCH', BASE, { enabled: !c.enabled } satisfies Body<'/tenants/scim', 'patch'>);
                   config.reload();
                 }}
               />

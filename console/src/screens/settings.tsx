@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { type Answer, ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { DataTable, ErrorBanner, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/org-kit';
 import type { ScreenDef } from './types';
@@ -125,7 +125,9 @@ function SettingRow(props: { record: SettingRecord; onSaved: (record: SavedSetti
     setBusy(true);
     setError(undefined);
     try {
-      const saved = await api<SavedSetting>('PATCH', `/tenants/config/${encodeURIComponent(record.key)}`, { value });
+      const saved = await api<SavedSetting>('PATCH', `/tenants/config/${encodeURIComponent(record.key)}`, {
+        value,
+      } satisfies Body<'/tenants/config/{key}', 'patch'>);
       setGeneration((n) => n + 1);
       props.onSaved(saved);
     } catch (reason) {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { ConfirmButton, ErrorBanner, Field, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import {
@@ -26,7 +26,7 @@ function Enforcement(props: { connection: OidcConfig }) {
   const c = props.connection;
   const provable = c.enabled && c.last_test?.ok === true;
   const setRequired = async (required: boolean) => {
-    await api('PUT', '/tenants/sso/enforcement', { required });
+    await api('PUT', '/tenants/sso/enforcement', { required } satisfies Body<'/tenants/sso/enforcement', 'put'>);
     enforcement.reload();
   };
   return (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import {
   ConfirmButton,
@@ -338,7 +338,7 @@ function WebhookDetail(props: { id: string }) {
               description: values.description ?? '',
               event_types: checkedOf(values.event_types),
               enabled: values.enabled === 'true',
-            });
+            } satisfies Body<'/tenants/webhooks/{id}', 'patch'>);
             setSaved(true);
             endpoints.reload();
           }}
