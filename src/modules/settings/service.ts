@@ -56,13 +56,18 @@ export interface SettingRecord {
   format?: 'instant';
 }
 
+/** A setting's effective value: the organization's override when it has one, else the registry default. */
+function effective(definition: SettingDefinition, stored: unknown): SettingValue {
+  return stored === undefined ? definition.default : (stored as SettingValue);
+}
+
 function record(definition: SettingDefinition, stored: unknown): SettingRecord {
   return {
     key: definition.key,
     summary: definition.summary,
     type: definition.type,
     default: definition.default,
-    value: stored === undefined ? definition.default : (stored as SettingValue),
+    value: effective(definition, stored),
     overridden: stored !== undefined,
     risk: definition.risk,
     ...(definition.bounds ? { bounds: definition.bounds } : {}),
@@ -107,17 +112,13 @@ export function createSettingsService(deps: { transactions: Transactions; events
     async read(tx: Tx, tenantId: string, key: SettingKey): Promise<SettingValue> {
       const definition = settingDefinition(key);
       if (!definition) throw new Error(`unknown setting ${key}`);
-      const stored = await store.storedValue(tx, tenantId, key);
-      return stored === undefined ? definition.default : (stored as SettingValue);
+      return effective(definition, await store.storedValue(tx, tenantId, key));
     },
 
     /** The effective value of every setting of an organization, in one statement. */
     async readAll(tx: Tx, tenantId: string): Promise<Array<{ definition: SettingDefinition; value: SettingValue }>> {
       const stored = await store.storedValues(tx, tenantId);
-      return SETTINGS.map((definition) => {
-        const value = stored.get(definition.key);
-        return { definition, value: value === undefined ? definition.default : (value as SettingValue) };
-      });
+      return SETTINGS.map((definition) => ({ definition, value: effective(definition, stored.get(definition.key)) }));
     },
 
     async enabled(tx: Tx, tenantId: string, key: SettingKey): Promise<boolean> {
@@ -152,7 +153,7 @@ export function createSettingsService(deps: { transactions: Transactions; events
       const { tenantId, actor } = principal;
       return transactions.tenant(tenantId, async (tx) => {
         const stored = await store.lockedValue(tx, tenantId, key);
-        const previous = stored === undefined ? definition.default : (stored as SettingValue);
+        const previous = effective(definition, stored);
         const now = clock.now();
         const byId = isUuid(actor.id) ? actor.id : null;
         if (next === definition.default) await store.deleteValue(tx, tenantId, key);
