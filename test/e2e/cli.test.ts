@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
-import { removeProcessStorage } from '../support/node-process.js';
+import { type NodeProcess, removeProcessStorage, startNodeProcess } from '../support/node-process.js';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
@@ -34,13 +34,9 @@ async function svc(args: string[], extraEnv: Record<string, string> = {}) {
   }
 }
 
-let server: ChildProcess | undefined;
+let server: NodeProcess | undefined;
 afterAll(async () => {
-  if (server) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   await removeProcessStorage(dataDir, schema);
 });
 
@@ -93,27 +89,20 @@ describe('svc CLI', () => {
   it(
     'serve answers over HTTP and the bootstrapped owner signs in',
     async () => {
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
-      server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--no-workers'], {
-        env: { ...env, PORT: String(port) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let log = '';
-      server.stdout?.on('data', (chunk) => {
-        log += chunk;
-      });
-      for (let waited = 0; !log.includes('svc serving') && waited < 90_000; waited += 100) {
+      server = await startNodeProcess(env, { readyTimeoutMs: 90_000, args: ['--no-workers'] });
+      // The hint is logged just after the server starts listening.
+      for (let waited = 0; !server.stdout().includes('svc serving') && waited < 5_000; waited += 100) {
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(log).toContain('svc bootstrap');
-      const login = await request<{ access_token: string }>(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+      expect(server.stdout()).toContain('svc bootstrap');
+      const login = await request<{ access_token: string }>(`${server.url}/api/v1/auth/login`, {
         json: { email: 'ops@example.com', password: 'a long operator passphrase', tenant_slug: 'platform-ops' },
       });
       expect(login.status).toBe(200);
-      const me = await request(`http://127.0.0.1:${port}/api/v1/me`, { token: login.body.access_token });
+      const me = await request(`${server.url}/api/v1/me`, { token: login.body.access_token });
       expect(me.body).toMatchObject({ role: 'owner', is_owner: true });
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server!.once('exit', resolve));
+      await server.stop();
+      expect(await server.exited).toBe(0);
       server = undefined;
     },
     SPAWNS_DATABASE,

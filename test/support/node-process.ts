@@ -10,25 +10,35 @@ export interface NodeProcess {
   exited: Promise<NodeJS.Signals | number | null>;
   /** What the process wrote to standard error (its start failures). */
   stderr(): string;
+  /** What the process wrote to standard output (its log). */
+  stdout(): string;
   /** SIGTERM, then SIGKILL if it has not ended within `graceMs`. */
   stop(graceMs?: number): Promise<void>;
 }
 
 /**
- * `svc serve` as its own operating-system process (so a test can SIGKILL it), from the sources through tsx,
- * with `env` added to the test's environment. Resolves once it answers HTTP.
+ * `svc serve` (with `args` after it) as its own operating-system process (so a test can SIGKILL it), from the
+ * sources through tsx, with `env` added to the test's environment. Resolves once it answers HTTP; rejects with
+ * its standard error if it ends or does not answer within `readyTimeoutMs`.
  */
-export async function startNodeProcess(env: Record<string, string>, readyTimeoutMs = 120_000): Promise<NodeProcess> {
+export async function startNodeProcess(
+  env: Record<string, string>,
+  { readyTimeoutMs = 120_000, args = [] as string[] } = {},
+): Promise<NodeProcess> {
   const port = await freePort();
   // Vitest puts Vite's BASE_URL ("/") into process.env; the node must not inherit it.
   const { BASE_URL: _viteBaseUrl, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], {
     env: { ...inherited, HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
   });
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => {
     child.once('exit', (code, signal) => resolve(signal ?? code));
@@ -39,6 +49,7 @@ export async function startNodeProcess(env: Record<string, string>, readyTimeout
     child,
     exited,
     stderr: () => stderr,
+    stdout: () => stdout,
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
