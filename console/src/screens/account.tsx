@@ -42,7 +42,10 @@ function ProfileSection() {
               await api(
                 'PATCH',
                 '/me/profile',
-                Object.fromEntries(NAME_FIELDS.map((field) => [field.name, values[field.name] || null])),
+                Object.fromEntries(NAME_FIELDS.map((field) => [field.name, values[field.name] || null])) satisfies Body<
+                  '/me/profile',
+                  'patch'
+                >,
               );
               setSaved(true);
               profile.reload();

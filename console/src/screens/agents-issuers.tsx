@@ -1,7 +1,19 @@
 import { useState } from 'react';
 import { type Answer, api, type Body, useApi } from '../api';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
+import {
+  ConfirmButton,
+  DataTable,
+  EmptyState,
+  ErrorBanner,
+  Field,
+  Form,
+  type FormValues,
+  Loading,
+  Notice,
+  Page,
+  Section,
+} from '../ui';
 import { type Agent, StateTag, when } from '../ui/agents-kit';
 import type { ScreenDef } from './types';
 
@@ -24,13 +36,13 @@ function RegisterIssuer(props: { onDone: (issuer: TrustedIssuer) => void; onCanc
       <Form
         label="Trust an issuer"
         submitLabel="Trust issuer"
-        onSubmit={async (values) => {
+        onSubmit={async (values: FormValues<'issuer' | 'profile' | 'jwks_uri' | 'name'>) => {
           const issuer = await api<TrustedIssuer>('POST', '/agents/issuers', {
             issuer: values.issuer,
-            profile: values.profile,
+            profile: values.profile as Body<'/agents/issuers', 'post'>['profile'],
             ...(values.jwks_uri ? { jwks_uri: values.jwks_uri } : {}),
             ...(values.name ? { name: values.name } : {}),
-          });
+          } satisfies Body<'/agents/issuers', 'post'>);
           props.onDone(issuer);
         }}
         secondary={
@@ -69,10 +81,13 @@ function AddBinding(props: { issuer: Issuer; agents: Agent[]; onDone: () => void
       key={formKey}
       label={`Bind tokens of ${props.issuer.name ?? props.issuer.issuer}`}
       submitLabel="Add binding"
-      onSubmit={async (values) => {
+      onSubmit={async (values: FormValues<'agent_id'>) => {
         const claims: Record<string, string> = {};
         for (const claim of props.issuer.claim_schema) if (values[claim]) claims[claim] = values[claim]!;
-        await api('POST', `/agents/issuers/${props.issuer.id}/bindings`, { agent_id: values.agent_id, claims });
+        await api('POST', `/agents/issuers/${props.issuer.id}/bindings`, {
+          agent_id: values.agent_id,
+          claims,
+        } satisfies Body<'/agents/issuers/{id}/bindings', 'post'>);
         setFormKey((n) => n + 1);
         props.onDone();
       }}

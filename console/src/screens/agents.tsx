@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { Link, useQueryState, useRoute } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, Field, FilterSelect, Form, Page, SecretOnce, Section } from '../ui';
+import { ConfirmButton, DataTable, Field, FilterSelect, Form, type FormValues, Page, SecretOnce, Section } from '../ui';
 import { type Agent, type MyDelegation, numberOrUndefined, StateTag, when } from '../ui/agents-kit';
 import { AgentDetailScreen } from './agents-detail';
 import { issuerScreens } from './agents-issuers';
@@ -22,14 +22,16 @@ function RegisterAgent(props: { onRegistered: (agent: Registered) => void; onCan
       <Form
         label="Register an agent"
         submitLabel="Register"
-        onSubmit={async (values) => {
+        onSubmit={async (
+          values: FormValues<'name' | 'description' | 'oversight_mode' | 'risk_ceiling' | 'confidence_floor'>,
+        ) => {
           const agent = await api<Registered>('POST', '/agents', {
             name: values.name,
             description: values.description || undefined,
-            oversight_mode: values.oversight_mode,
+            oversight_mode: values.oversight_mode as Body<'/agents', 'post'>['oversight_mode'],
             risk_ceiling: numberOrUndefined(values.risk_ceiling),
             confidence_floor: numberOrUndefined(values.confidence_floor),
-          });
+          } satisfies Body<'/agents', 'post'>);
           props.onRegistered(agent);
         }}
         secondary={

@@ -10,6 +10,7 @@ import {
   Field,
   FilterSelect,
   Form,
+  type FormValues,
   Loading,
   Page,
   SecretOnce,
@@ -38,13 +39,13 @@ function CreateKey(props: { onIssued: (key: IssuedKey) => void; onCancel: () => 
       <Form
         label="Create an API key"
         submitLabel="Create key"
-        onSubmit={async (values) => {
+        onSubmit={async (values: FormValues<'label' | 'expires_in_days'>) => {
           const days = values.expires_in_days?.trim();
           const issued = await api<IssuedKey>('POST', BASE, {
             label: values.label,
             scopes: checkedOf(values.scopes),
             ...(values.never === 'on' ? { expires_in_days: null } : days ? { expires_in_days: Number(days) } : {}),
-          });
+          } satisfies Body<'/tenants/api-keys', 'post'>);
           props.onIssued(issued);
         }}
         secondary={

@@ -10,6 +10,7 @@ import {
   Field,
   FilterSelect,
   Form,
+  type FormValues,
   Loading,
   Notice,
   Page,
@@ -109,7 +110,7 @@ function IncidentList() {
 }
 
 /** Only what changed goes to the API: an emptied text or assignee is `null` (cleared). */
-function changes(incident: Incident, values: Record<string, string>): Record<string, string | null> {
+function changes(incident: Incident, values: FormValues): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   if (values.status && values.status !== incident.status) out.status = values.status;
   for (const key of ['assignee', 'containment', 'remediation', 'root_cause'] as const) {

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
-import { ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
+import { ErrorBanner, Field, Form, type FormValues, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
@@ -123,11 +123,11 @@ function RecordReversal(props: { onRecorded: (reversal: Reversal) => void }) {
       <Form
         label="Record a reversal"
         submitLabel="Record reversal"
-        onSubmit={async (values) => {
+        onSubmit={async (values: FormValues<'content_hash' | 'reason'>) => {
           const reversal = await api<Reversal>('POST', `${BASE}/reversal`, {
             content_hash: values.content_hash?.trim().toLowerCase(),
             reason: values.reason,
-          });
+          } satisfies Body<'/approvals/content/reversal', 'post'>);
           setRecorded(reversal);
           props.onRecorded(reversal);
         }}

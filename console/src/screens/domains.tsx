@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { type Answer, ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
+import { ConfirmButton, DataTable, ErrorBanner, Field, Form, type FormValues, Notice, Page, Section } from '../ui';
 import { when } from '../ui/org-kit';
 import type { ScreenDef } from './types';
 
@@ -100,10 +100,13 @@ function Domains() {
             key={formKey}
             label="Claim a domain"
             submitLabel="Claim domain"
-            onSubmit={async (values) => {
+            onSubmit={async (values: FormValues<'domain'>) => {
               setNotice(undefined);
               setError(undefined);
-              const claim = await api<NewClaim>('POST', '/members/domains', { domain: values.domain });
+              const claim = await api<NewClaim>('POST', '/members/domains', { domain: values.domain } satisfies Body<
+                '/members/domains',
+                'post'
+              >);
               setClaimed(claim);
               setFormKey((n) => n + 1);
               claims.reload();

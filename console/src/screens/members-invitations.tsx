@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
+import { ConfirmButton, DataTable, ErrorBanner, Field, Form, type FormValues, Notice, Page, Section } from '../ui';
 import { Filters, grantableRoleOptions, roleName, useCatalog, when } from '../ui/org-kit';
 import type { ScreenDef } from './types';
 
@@ -39,13 +39,13 @@ function Invitations() {
             key={formKey}
             label="Invite a member"
             submitLabel="Send invitation"
-            onSubmit={async (values) => {
+            onSubmit={async (values: FormValues<'email' | 'role'>) => {
               setNotice(undefined);
               setError(undefined);
               const sent = await api<SentInvite>('POST', '/members/invites', {
                 email: values.email,
                 role: values.role,
-              });
+              } satisfies Body<'/members/invites', 'post'>);
               setNotice(
                 sent.reissued
                   ? `The pending invitation of ${sent.email} was issued again with a new link.`

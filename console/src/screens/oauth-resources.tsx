@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { type Answer, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
-import { ConfirmButton, DataTable, Field, FilterSelect, Form, Notice, Page, Section } from '../ui';
+import { ConfirmButton, DataTable, Field, FilterSelect, Form, type FormValues, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
@@ -60,12 +60,12 @@ function OAuthResources() {
           <Form
             label="Register a protected resource"
             submitLabel="Register"
-            onSubmit={async (values) => {
+            onSubmit={async (values: FormValues<'identifier' | 'name' | 'enabled'>) => {
               const resource = await api<RegisteredResource>('POST', BASE, {
                 identifier: values.identifier,
                 name: values.name,
                 enabled: values.enabled === 'true',
-              });
+              } satisfies Body<'/oauth/resources', 'post'>);
               setCreated(resource);
               setCreating(false);
               resources.reload();

@@ -9,6 +9,7 @@ import {
   Field,
   FilterSelect,
   Form,
+  type FormValues,
   Loading,
   Notice,
   Page,
@@ -47,7 +48,7 @@ const URI_HINT =
   'One per line. https, http only on localhost, 127.0.0.1 or [::1], or a private-use scheme (com.example.app:/callback); exact strings, no fragment or wildcard.';
 
 /** The registration fields a create or an edit sends (the API checks every rule again and names the field). */
-function registration(values: Record<string, string>) {
+function registration(values: FormValues<'name'>) {
   return {
     name: values.name,
     redirect_uris: linesOf(values.redirect_uris),
@@ -131,11 +132,11 @@ function ClientList() {
           <Form
             label="Register an OAuth application"
             submitLabel="Register"
-            onSubmit={async (values) => {
+            onSubmit={async (values: FormValues<'name' | 'client_type'>) => {
               const client = await api<ClientWithSecret>('POST', BASE, {
                 ...registration(values),
-                client_type: values.client_type,
-              });
+                client_type: values.client_type as Body<'/oauth/clients', 'post'>['client_type'],
+              } satisfies Body<'/oauth/clients', 'post'>);
               setCreated(client);
               setCreating(false);
               clients.reload();
@@ -253,7 +254,7 @@ function ClientDetail(props: { clientId: string }) {
           key={c.updated_at}
           label="Application registration"
           submitLabel="Save"
-          onSubmit={async (values) => {
+          onSubmit={async (values: FormValues<'name'>) => {
             setSaved(false);
             await api('PATCH', path, registration(values) satisfies Body<'/oauth/clients/{client_id}', 'patch'>);
             setSaved(true);

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
-import { ConfirmButton, DataTable, Field, FilterSelect, Form, Page, SecretOnce, Section } from '../ui';
+import { ConfirmButton, DataTable, Field, FilterSelect, Form, type FormValues, Page, SecretOnce, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import type { ScreenDef } from './types';
 
@@ -22,14 +22,14 @@ function IssueCode(props: { onIssued: (issued: IssuedInviteCode & { email: strin
       <Form
         label="Issue an invite code"
         submitLabel="Issue code"
-        onSubmit={async (values) => {
+        onSubmit={async (values: FormValues<'email' | 'door' | 'expires_in_days'>) => {
           const days = values.expires_in_days?.trim();
           const issued = await api<IssuedInviteCode>('POST', BASE, {
             email: values.email,
-            door: values.door,
+            door: values.door as Body<'/operator/invite-codes', 'post'>['door'],
             ...(days ? { expires_in_days: Number(days) } : {}),
-          });
-          props.onIssued({ ...issued, email: values.email ?? '' });
+          } satisfies Body<'/operator/invite-codes', 'post'>);
+          props.onIssued({ ...issued, email: values.email });
         }}
         secondary={
           <button type="button" className="button" onClick={props.onCancel}>

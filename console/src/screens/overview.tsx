@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
+import { type Answer, api, type Body, useApi } from '../api';
 import { useSession } from '../session';
-import { BarChart, EmptyState, ErrorBanner, Field, Form, Loading, Notice, Page, Section } from '../ui';
+import { BarChart, EmptyState, ErrorBanner, Field, Form, type FormValues, Loading, Notice, Page, Section } from '../ui';
 import type { ScreenDef } from './types';
 
 /** GET /entitlements: the features and caps of the organization's plan. */
@@ -50,8 +50,11 @@ function Overview() {
           <Form
             label="Invite a member"
             submitLabel="Send invitation"
-            onSubmit={async (values) => {
-              await api('POST', '/members/invites', { email: values.email, role: values.role });
+            onSubmit={async (values: FormValues<'email' | 'role'>) => {
+              await api('POST', '/members/invites', { email: values.email, role: values.role } satisfies Body<
+                '/members/invites',
+                'post'
+              >);
               setInvited(values.email);
               setInviting(false);
               members.reload();

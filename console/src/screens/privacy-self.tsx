@@ -1,8 +1,19 @@
 import { useState } from 'react';
-import { type Answer, ApiError, api, useApi } from '../api';
+import { type Answer, ApiError, api, type Body, useApi } from '../api';
 import { useQueryState } from '../router';
 import { useSession } from '../session';
-import { type Column, ConfirmButton, DataTable, ErrorBanner, Field, Form, Notice, Page, Section } from '../ui';
+import {
+  type Column,
+  ConfirmButton,
+  DataTable,
+  ErrorBanner,
+  Field,
+  Form,
+  type FormValues,
+  Notice,
+  Page,
+  Section,
+} from '../ui';
 import { downloadJson } from '../ui/org-download';
 import { CursorPager, when } from '../ui/org-kit';
 import { isOpen, type PrivacyRequest, REQUEST_TYPES, TYPE_LABELS } from './privacy-common';
@@ -71,11 +82,11 @@ function MyPrivacy() {
             key={formKey}
             label="File a privacy request"
             submitLabel="File request"
-            onSubmit={async (values) => {
+            onSubmit={async (values: FormValues<'request_type' | 'description'>) => {
               const filed = await api<FiledRequest>('POST', '/gdpr/requests', {
-                request_type: values.request_type,
+                request_type: values.request_type as Body<'/gdpr/requests', 'post'>['request_type'],
                 ...(values.description ? { description: values.description } : {}),
-              });
+              } satisfies Body<'/gdpr/requests', 'post'>);
               setNotice(`Request filed; it is due by ${when(filed.due_at)}.`);
               setFormKey((n) => n + 1);
               mine.reload();

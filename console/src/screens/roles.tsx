@@ -59,7 +59,7 @@ function RoleForm(props: {
           </button>
         )
       }
-      onSubmit={async (values) => {
+      onSubmit={async (values: FormValues<'name' | 'description'>) => {
         const permissions = permissionsOf(values);
         const saved = editing
           ? await api<UpdatedRole>('PATCH', `/authz/roles/${encodeURIComponent(props.role?.code ?? '')}`, {
@@ -68,11 +68,11 @@ function RoleForm(props: {
               permissions,
             } satisfies Body<'/authz/roles/{code}', 'patch'>)
           : await api<CreatedRole>('POST', '/authz/roles', {
-              code: values.code,
+              code: values.code ?? '',
               name: values.name,
               ...(values.description ? { description: values.description } : {}),
               permissions,
-            });
+            } satisfies Body<'/authz/roles', 'post'>);
         props.onSaved(saved);
       }}
     >

@@ -49,10 +49,10 @@ export function RemoveConnection(props: { protocol: string; path: string; questi
 }
 
 /** A form that changes a connection: the change rule first, Cancel beside the submit button. */
-export function ConnectionForm(props: {
+export function ConnectionForm<Always extends string = never>(props: {
   label: string;
   submitLabel: string;
-  onSubmit: (values: FormValues) => Promise<void>;
+  onSubmit: (values: FormValues<Always>) => Promise<void>;
   onCancel: () => void;
   children: ReactNode;
 }) {

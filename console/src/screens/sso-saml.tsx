@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { type Answer, api, useApi } from '../api';
-import { ErrorBanner, Field, Loading, Notice, Section } from '../ui';
+import { type Answer, api, type Body, useApi } from '../api';
+import { ErrorBanner, Field, type FormValues, Loading, Notice, Section } from '../ui';
 import { postDocument, when } from '../ui/integrations-kit';
 import {
   ConnectionForm,
@@ -142,7 +142,7 @@ export function SamlSection(props: { planAllows: boolean }) {
         <ConnectionForm
           label="SAML identity provider"
           submitLabel="Save connection"
-          onSubmit={async (values) => {
+          onSubmit={async (values: FormValues<'idp_entity_id' | 'sso_url'>) => {
             setSaved(undefined);
             await api('PUT', SAML, {
               idp_entity_id: values.idp_entity_id,
@@ -150,7 +150,7 @@ export function SamlSection(props: { planAllows: boolean }) {
               slo_url: values.slo_url?.trim() || null,
               idp_certificates: certificatesOf(values.idp_certificates),
               ...domainsAndStateOf(values),
-            });
+            } satisfies Body<'/tenants/sso/saml', 'put'>);
             done('Connection saved.');
           }}
           onCancel={() => setMode('view')}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Answer, api, type Body, useApi } from '../api';
-import { ConfirmButton, ErrorBanner, Field, Loading, Notice, Page, Section } from '../ui';
+import { ConfirmButton, ErrorBanner, Field, type FormValues, Loading, Notice, Page, Section } from '../ui';
 import { when } from '../ui/integrations-kit';
 import {
   ConnectionForm,
@@ -173,7 +173,7 @@ function OidcSection(props: { planAllows: boolean }) {
         <ConnectionForm
           label="OpenID Connect identity provider"
           submitLabel="Save connection"
-          onSubmit={async (values) => {
+          onSubmit={async (values: FormValues<'issuer' | 'client_id'>) => {
             setSaved(false);
             const scopes = values.scopes?.split(/\s+/).filter(Boolean);
             await api('PUT', OIDC, {
@@ -182,7 +182,7 @@ function OidcSection(props: { planAllows: boolean }) {
               ...(values.client_secret ? { client_secret: values.client_secret } : {}),
               ...(scopes && scopes.length > 0 ? { scopes } : {}),
               ...domainsAndStateOf(values),
-            });
+            } satisfies Body<'/tenants/sso/oidc', 'put'>);
             setSaved(true);
             setEditing(false);
             config.reload();

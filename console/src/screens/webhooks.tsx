@@ -9,6 +9,7 @@ import {
   Field,
   FilterSelect,
   Form,
+  type FormValues,
   Loading,
   Notice,
   Page,
@@ -80,12 +81,12 @@ function WebhookList() {
           <Form
             label="Add a webhook endpoint"
             submitLabel="Add endpoint"
-            onSubmit={async (values) => {
+            onSubmit={async (values: FormValues<'url' | 'description'>) => {
               const endpoint = await api<EndpointWithSecret>('POST', BASE, {
                 url: values.url,
                 description: values.description || undefined,
                 event_types: checkedOf(values.event_types),
-              });
+              } satisfies Body<'/tenants/webhooks', 'post'>);
               setCreated(endpoint);
               setCreating(false);
               endpoints.reload();

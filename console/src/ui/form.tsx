@@ -8,14 +8,21 @@ interface FormState {
 }
 const FormContext = createContext<FormState | undefined>(undefined);
 
-export type FormValues = Record<string, string>;
+/**
+ * What a `Form` hands its `onSubmit`: the text of each field it holds, by name ('' when left empty; the values of a
+ * repeated name joined by newlines). A checkbox left unchecked, or a field not rendered, is absent. Name the
+ * fields every submit holds (`FormValues<'email' | 'role'>`) and they read as `string`, so a body built from them
+ * can be checked against the route's (`satisfies Body<…>`). A select's choice is cast to the route's union there:
+ * the API, not the console, judges what it accepts, and names the field when it refuses.
+ */
+export type FormValues<Always extends string = never> = Record<string, string | undefined> & Record<Always, string>;
 
 /**
  * A form whose submit calls the API. A 422 naming a field rendered by a `Field` of this form shows its detail
  * next to that field (and focuses it); any other error shows as a banner above the buttons.
  */
-export function Form(props: {
-  onSubmit: (values: FormValues) => Promise<void> | void;
+export function Form<Always extends string = never>(props: {
+  onSubmit: (values: FormValues<Always>) => Promise<void> | void;
   submitLabel: string;
   children: ReactNode;
   /** Accessible name of the form. */
@@ -51,14 +58,14 @@ export function Form(props: {
         noValidate={false}
         onSubmit={async (event) => {
           event.preventDefault();
-          const values: FormValues = {};
+          const values: Record<string, string> = {};
           for (const [key, value] of new FormData(event.currentTarget)) {
             if (typeof value === 'string') values[key] = values[key] === undefined ? value : `${values[key]}\n${value}`;
           }
           setBusy(true);
           setError(undefined);
           try {
-            await props.onSubmit(values);
+            await props.onSubmit(values as FormValues<Always>);
           } catch (reason) {
             setError(reason instanceof Error ? reason : new Error(String(reason)));
           } finally {
