@@ -485,7 +485,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       ...{ config, transactions, events, clock, limiter, settings, sessions, organizations, logger },
     });
     const pool = (database.db as unknown as { $client?: unknown }).$client;
-    if (database.kind === 'pg' && pool) metrics.watchPool(pool as Parameters<Metrics['watchPool']>[0]);
+    if (database.kind === 'pg' && pool) metrics.watchPool('main', pool as Parameters<Metrics['watchPool']>[1]);
+    if (database.tenantSessions) metrics.watchPool('tenant_sessions', database.tenantSessions);
     metrics.watchQueue('webhook_delivery', () => webhooks.queueStats());
     metrics.watchQueue('webhook_outbox', () => webhooks.outboxStats());
     return {

@@ -131,7 +131,8 @@ describe('metrics', () => {
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     if (svc.deps.database.kind === 'pg') {
-      expect(sample(text, 'svc_db_pool_connections{state="total"}')).toBeGreaterThan(0);
+      expect(sample(text, 'svc_db_pool_connections{pool="main",state="total"}')).toBeGreaterThan(0);
+      expect(sample(text, 'svc_db_pool_connections{pool="tenant_sessions",state="waiting"}')).toBe(0);
     }
     // A path no route matches is one series, whatever was asked.
     await request(`${svc.url}/no/such/path/${Math.random()}`);

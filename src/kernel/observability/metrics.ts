@@ -35,7 +35,8 @@ export interface Metrics {
   httpRequest(route: string, method: string, status: number, seconds: number): void;
   /** A queue whose depth and lag are read at each scrape (the read must be cheap: an indexed count). */
   watchQueue(queue: string, stats: () => Promise<QueueStats>): void;
-  watchPool(pool: PoolCounts): void;
+  /** A node-postgres pool read at each scrape: `main` (every transaction) or `tenant_sessions` (the tenant statements). */
+  watchPool(name: 'main' | 'tenant_sessions', pool: PoolCounts): void;
   /** Process metrics (memory, CPU, event-loop lag, GC): started only where `/metrics` is exposed. */
   collectProcessMetrics(): void;
 }
@@ -114,17 +115,18 @@ export function createMetrics(): Metrics {
     'How long the oldest due item of each job queue has waited (0 when none is due): the workers are that far behind',
     (stats) => stats.oldestDueAgeSeconds,
   );
-  let pool: PoolCounts | undefined;
+  const pools = new Map<string, PoolCounts>();
   new Gauge({
     name: 'svc_db_pool_connections',
-    help: 'PostgreSQL pool connections by state (total, idle, waiting: requests queued for a connection)',
-    labelNames: ['state'] as const,
+    help: 'PostgreSQL pool connections by pool and state (total, idle, waiting: requests queued for a connection)',
+    labelNames: ['pool', 'state'] as const,
     registers,
     collect() {
-      if (!pool) return;
-      this.set({ state: 'total' }, pool.totalCount);
-      this.set({ state: 'idle' }, pool.idleCount);
-      this.set({ state: 'waiting' }, pool.waitingCount);
+      for (const [name, counts] of pools) {
+        this.set({ pool: name, state: 'total' }, counts.totalCount);
+        this.set({ pool: name, state: 'idle' }, counts.idleCount);
+        this.set({ pool: name, state: 'waiting' }, counts.waitingCount);
+      }
     },
   });
   let collectingProcess = false;
@@ -141,8 +143,8 @@ export function createMetrics(): Metrics {
       httpDuration.observe(labels, seconds);
     },
     watchQueue: (queue, stats) => queues.set(queue, stats),
-    watchPool(counts) {
-      pool = counts;
+    watchPool(name, counts) {
+      pools.set(name, counts);
     },
     collectProcessMetrics() {
       if (collectingProcess) return;
