@@ -15,14 +15,14 @@
 // each connection has its own address (X-Forwarded-For, one trusted hop), as many agents and hosts would; the
 // organizations move to the enterprise plan so the per-agent request budget does not cut the reads short.
 import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { allCoresRate, rs256SignRate } from './ceilings.mjs';
-import { ROOT, signUpOrganization, startService } from './service.mjs';
+import { ROOT, runStorage, signUpOrganization } from './service.mjs';
 import {
   cannon,
   commonSettings,
@@ -35,7 +35,6 @@ import {
   quietBefore,
   round,
   runBench,
-  ownerSql as runOwnerSql,
   stopAllChildren,
   stopChild,
   summarize,
@@ -54,16 +53,10 @@ const ORGANIZATIONS = 10;
 const ISSUER_HOST = 'secure.example.test';
 const testdata = join(ROOT, 'src/kernel/net/testdata');
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const redisUrl = process.env.REDIS_URL || undefined;
-const runId = randomBytes(4).toString('hex');
-const schema = `bench_agents_${runId}`;
-const secretKey = randomBytes(32).toString('hex');
-let dataDir;
-let schemaCreated = false;
+const storage = runStorage('agents');
+const { runId } = storage;
 let issuerServer;
 
-const ownerSql = (statement) => runOwnerSql({ databaseUrl, schema, dataDir }, statement);
 const address = (i) => `198.19.${Math.floor(i / 250) % 250}.${1 + (i % 250)}`;
 
 /** The attestation issuer: discovery and one ES256 key, over TLS with the test CA's certificate. */
@@ -87,16 +80,11 @@ async function startIssuer() {
 }
 
 function startRunService(issuerPort) {
-  if (databaseUrl) schemaCreated = true;
-  else dataDir ??= mkdtempSync(join(tmpdir(), 'svc-bench-agents-'));
-  return startService({
-    ...{ databaseUrl, redisUrl, schema, dataDir, secretKey },
-    env: {
-      SVC_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      EGRESS_TEST_ROUTES: `${ISSUER_HOST}=127.0.0.1:${issuerPort}`,
-      EGRESS_TEST_CA_FILE: join(testdata, 'ca.pem'),
-    },
+  return storage.start({
+    SVC_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    EGRESS_TEST_ROUTES: `${ISSUER_HOST}=127.0.0.1:${issuerPort}`,
+    EGRESS_TEST_CA_FILE: join(testdata, 'ca.pem'),
   });
 }
 
@@ -278,7 +266,7 @@ async function main() {
   let service = await startRunService(issuer.port);
   const orgs = await prepare(service.base);
   await stopChild(service.handle);
-  await ownerSql(`update tenants set plan = 'enterprise' where slug like 'bench-agents-${runId}-%'`);
+  await storage.ownerSql(`update tenants set plan = 'enterprise' where slug like 'bench-agents-${runId}-%'`);
   service = await startRunService(issuer.port);
   const { base } = service;
   const pid = service.handle.child.pid;
@@ -331,8 +319,8 @@ async function main() {
   const readRatio = round(sum('agent', 'rps') / sum('bearer', 'rps'), 3);
   const readsClean = sum('agent', 'non_2xx') + sum('bearer', 'non_2xx') === 0;
   const report = {
-    database: databaseUrl ? 'postgresql' : 'pglite',
-    redis: Boolean(redisUrl),
+    database: storage.database,
+    redis: storage.redis,
     node: process.version,
     cpus: cpus().length,
     duration_s: settings.duration,
@@ -377,14 +365,7 @@ async function main() {
 async function cleanup() {
   await stopAllChildren();
   issuerServer?.close();
-  if (databaseUrl && schemaCreated) {
-    try {
-      await ownerSql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } catch (error) {
-      log(`could not drop schema ${schema}: ${error.message}`);
-    }
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await storage.remove();
 }
 
 runBench(async () => {

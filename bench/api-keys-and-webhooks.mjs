@@ -11,11 +11,12 @@
 //    first and the last received.
 import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runStorage } from './service.mjs';
 import {
   baseEnv,
   commonSettings,
@@ -26,7 +27,7 @@ import {
   positiveInteger,
   postJson,
   round,
-  ownerSql as runOwnerSql,
+  runBench,
   startChild,
   stopAllChildren,
   stopChild,
@@ -44,13 +45,8 @@ const settings = {
 };
 const TARGET_RATIO = 0.8;
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const redisUrl = process.env.REDIS_URL || undefined;
-const runId = randomBytes(4).toString('hex');
-const schema = `bench_keys_${runId}`;
-const secretKey = randomBytes(32).toString('hex');
-let dataDir;
-let schemaCreated = false;
+const storage = runStorage('keys');
+const { runId } = storage;
 
 // ---- the receiver: counts deliveries and when they arrived ----
 
@@ -67,7 +63,8 @@ const receiver = createServer(
 );
 
 function serviceEnv(port, receiverPort) {
-  const env = {
+  const { databaseUrl, redisUrl, schema, dataDir, secretKey } = storage.where();
+  return {
     ...baseEnv(),
     // SVC_ENV=test is what allows the egress test route to the loopback receiver and its test CA.
     SVC_ENV: 'test',
@@ -79,17 +76,9 @@ function serviceEnv(port, receiverPort) {
     TRUST_PROXY: '1',
     EGRESS_TEST_ROUTES: `${RECEIVER_HOST}=127.0.0.1:${receiverPort}`,
     EGRESS_TEST_CA_FILE: join(TESTDATA, 'ca.pem'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: dataDir }),
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
   };
-  if (databaseUrl) {
-    env.DATABASE_URL = databaseUrl;
-    env.DATABASE_SCHEMA = schema;
-    schemaCreated = true;
-  } else {
-    dataDir ??= mkdtempSync(join(tmpdir(), 'svc-bench-keys-'));
-    env.DATA_DIR = dataDir;
-  }
-  if (redisUrl) env.REDIS_URL = redisUrl;
-  return env;
 }
 
 async function startService(args, receiverPort) {
@@ -101,9 +90,6 @@ async function startService(args, receiverPort) {
   });
   return { handle, base: `http://127.0.0.1:${port}` };
 }
-
-/** Runs SQL as the owner in this run's schema (PGlite: the service must be stopped). */
-const ownerSql = (statement) => runOwnerSql({ databaseUrl, schema, dataDir }, statement);
 
 const json = async (response) => ({ status: response.status, body: await response.json().catch(() => undefined) });
 const get = (url, token) => fetch(url, { headers: { authorization: `Bearer ${token}` } }).then(json);
@@ -143,14 +129,14 @@ const load = (name, url, tokens, pid) => measuredBearerGet(settings, name, url, 
 async function main() {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverPort = receiver.address().port;
-  log(`receiver on 127.0.0.1:${receiverPort}; ${databaseUrl ? `PostgreSQL schema ${schema}` : 'PGlite'}`);
+  log(`receiver on 127.0.0.1:${receiverPort}`);
 
   // Phase 1: data, then the organization moves to the unlimited plan (no quota in the way of the load).
   let service = await startService(['serve', '--no-workers'], receiverPort);
   await waitForHttp(`${service.base}/api/v1/openapi.json`, service.handle);
   const data = await prepare(service.base);
   await stopChild(service.handle);
-  await ownerSql(`update tenants set plan = 'enterprise' where slug = 'bench-keys-${runId}'`);
+  await storage.ownerSql(`update tenants set plan = 'enterprise' where slug = 'bench-keys-${runId}'`);
 
   // Phase 2: reads.
   service = await startService(['serve', '--no-workers'], receiverPort);
@@ -210,8 +196,8 @@ async function main() {
   const ratio = (key, bearer) => (bearer.rps > 0 ? round(key.rps / bearer.rps, 3) : null);
   const catalogueRatio = ratio(reads.api_key_catalogue, reads.bearer_catalogue);
   const report = {
-    database: databaseUrl ? 'postgresql' : 'pglite',
-    redis: Boolean(redisUrl),
+    database: storage.database,
+    redis: storage.redis,
     node: process.version,
     cpus: cpus().length,
     duration_s: settings.duration,
@@ -246,20 +232,10 @@ async function main() {
 async function cleanup() {
   await stopAllChildren();
   receiver.close();
-  if (databaseUrl && schemaCreated) {
-    try {
-      await ownerSql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } catch (error) {
-      log(`could not drop schema ${schema}: ${error.message}`);
-    }
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await storage.remove();
 }
 
-main()
-  .then(cleanup)
-  .catch(async (error) => {
-    log(`failed: ${error?.stack ?? error}`);
-    await cleanup().catch(() => {});
-    process.exit(1);
-  });
+runBench(async () => {
+  await main();
+  await cleanup();
+}, cleanup);

@@ -23,18 +23,16 @@
 // within 2x of its p95 at the first size, and GET /command/events within 3x of its SQL run directly (p95). Plans
 // (EXPLAIN ANALYZE) are reported at each size.
 import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
-import { randomBytes } from 'node:crypto';
 import { Agent, get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { emitReport } from './peer-loads.mjs';
-import { ROOT, signUpOrganization, startService } from './service.mjs';
+import { ROOT, runStorage, signUpOrganization } from './service.mjs';
 import {
   commonSettings,
   log,
-  ownerSql,
   positiveInteger,
   postJson,
   quietBefore,
@@ -73,12 +71,8 @@ const EVENTS_PER_DETECTION = 100;
 const TENANT_SLOTS = 10_000;
 const MAX_BIGINT = '9223372036854775807';
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const redisUrl = process.env.REDIS_URL || undefined;
-const runId = randomBytes(4).toString('hex');
-const schema = `bench_command_${runId}`;
-const secretKey = randomBytes(32).toString('hex');
-let schemaCreated = false;
+const storage = runStorage('command');
+const { runId, databaseUrl, schema } = storage;
 let service;
 let seeder;
 let direct;
@@ -708,8 +702,7 @@ async function main() {
     return;
   }
   const started = performance.now();
-  schemaCreated = true; // the service creates it on start; dropped whatever happens next
-  service = await startService({ databaseUrl, redisUrl, schema, secretKey });
+  service = await storage.start();
   const org = await signUpOrganization(service.base, `command-${runId}`);
   const orgs = organizations(org.tenantId);
   seeder = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
@@ -774,7 +767,7 @@ async function main() {
   await emitReport({
     benchmark: 'command',
     database: 'postgresql',
-    redis: Boolean(redisUrl),
+    redis: storage.redis,
     node: process.version,
     cpus: cpus().length,
     organizations: ORGANIZATIONS,
@@ -812,15 +805,7 @@ async function cleanup() {
   direct = undefined;
   inProcess = undefined;
   inProcessTenantSessions = undefined;
-  if (schemaCreated) {
-    try {
-      await ownerSql({ databaseUrl, schema: 'public' }, `DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      log(`dropped schema ${schema} (every seeded row with it)`);
-    } catch (error) {
-      log(`could not drop schema ${schema}: ${error.message}`);
-    }
-    schemaCreated = false;
-  }
+  await storage.remove(); // every seeded row with it
 }
 
 runBench(async () => {

@@ -13,11 +13,8 @@
 // per-organization MCP budgets follow the plan), and every request comes from its own address (X-Forwarded-For,
 // one trusted hop), as many hosts would: the per-source-host MCP budget does not cut the load short.
 import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signUpOrganization, startService } from './service.mjs';
+import { cpus } from 'node:os';
+import { runStorage, signUpOrganization } from './service.mjs';
 import {
   cannon,
   commonSettings,
@@ -28,7 +25,6 @@ import {
   quietBefore,
   round,
   runBench,
-  ownerSql as runOwnerSql,
   stopAllChildren,
   stopChild,
   summarize,
@@ -39,26 +35,14 @@ const TARGET = 0.6;
 const ORGANIZATIONS = 5;
 const AGENTS_PER_ORGANIZATION = 4;
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const redisUrl = process.env.REDIS_URL || undefined;
-const runId = randomBytes(4).toString('hex');
-const schema = `bench_mcp_${runId}`;
-const secretKey = randomBytes(32).toString('hex');
-let dataDir;
-let schemaCreated = false;
+const storage = runStorage('mcp');
+const { runId } = storage;
 
-const ownerSql = (statement) => runOwnerSql({ databaseUrl, schema, dataDir }, statement);
 let nextAddress = 0;
 const address = () => {
   const i = nextAddress++;
   return `198.19.${Math.floor(i / 250) % 250}.${1 + (i % 250)}`;
 };
-
-function startRunService() {
-  if (databaseUrl) schemaCreated = true;
-  else dataDir ??= mkdtempSync(join(tmpdir(), 'svc-bench-mcp-'));
-  return startService({ ...{ databaseUrl, redisUrl, schema, dataDir, secretKey }, env: { LOG_LEVEL: 'warn' } });
-}
 
 async function ok(answer, what) {
   if (answer.status >= 300) throw new Error(`${what} answered ${answer.status}: ${answer.text}`);
@@ -113,7 +97,7 @@ function load(base, side, tokens, pid) {
 }
 
 async function main() {
-  let service = await startRunService();
+  let service = await storage.start({ LOG_LEVEL: 'warn' });
   let { base } = service;
   const agents = [];
   for (let o = 0; o < ORGANIZATIONS; o++) {
@@ -125,8 +109,8 @@ async function main() {
   }
   // The plan is read with the agent's state, cached per node: restart after moving the organizations.
   await stopChild(service.handle);
-  await ownerSql(`update tenants set plan = 'enterprise' where slug like 'bench-mcp-${runId}-%'`);
-  service = await startRunService();
+  await storage.ownerSql(`update tenants set plan = 'enterprise' where slug like 'bench-mcp-${runId}-%'`);
+  service = await storage.start({ LOG_LEVEL: 'warn' });
   base = service.base;
   const pid = service.handle.child.pid;
 
@@ -166,8 +150,8 @@ async function main() {
   const meClean = pairs.every((pair) => Object.keys(pair.me.status_codes).every((code) => code === '403'));
   const mcpClean = sum('mcp', 'non_2xx') === 0;
   const report = {
-    database: databaseUrl ? 'postgresql' : 'pglite',
-    redis: Boolean(redisUrl),
+    database: storage.database,
+    redis: storage.redis,
     node: process.version,
     cpus: cpus().length,
     duration_s: settings.duration,
@@ -207,14 +191,7 @@ async function main() {
 
 async function cleanup() {
   await stopAllChildren();
-  if (databaseUrl && schemaCreated) {
-    try {
-      await ownerSql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } catch (error) {
-      log(`could not drop schema ${schema}: ${error.message}`);
-    }
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await storage.remove();
 }
 
 runBench(async () => {

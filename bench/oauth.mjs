@@ -11,10 +11,7 @@
 // The organization's per-client allowance is negotiated up (operator setting oauth.client_requests_per_5min)
 // so the plan's 60 per 5 minutes does not cut the load short.
 import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { allCoresRate, rs256SignRate } from './ceilings.mjs';
 import {
   authorizationUrl,
@@ -26,7 +23,7 @@ import {
   postForm,
   REDIRECT,
 } from './peer-loads.mjs';
-import { allowanceSql, hostedPages, registerClient, signUpOrganization, startService } from './service.mjs';
+import { allowanceSql, hostedPages, registerClient, runStorage, signUpOrganization } from './service.mjs';
 import {
   cannon,
   commonSettings,
@@ -36,7 +33,7 @@ import {
   positiveNumber,
   quietBefore,
   round,
-  ownerSql as runOwnerSql,
+  runBench,
   stopAllChildren,
   stopChild,
   summarize,
@@ -50,22 +47,8 @@ const settings = {
 };
 const TARGET = 0.6;
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const redisUrl = process.env.REDIS_URL || undefined;
-const runId = randomBytes(4).toString('hex');
-const schema = `bench_oauth_${runId}`;
-const secretKey = randomBytes(32).toString('hex');
-let dataDir;
-let schemaCreated = false;
-
-const ownerSql = (statement) => runOwnerSql({ databaseUrl, schema, dataDir }, statement);
-
-/** The service on this run's storage: a schema of DATABASE_URL (dropped at the end) or a PGlite directory. */
-function startRunService() {
-  if (databaseUrl) schemaCreated = true;
-  else dataDir ??= mkdtempSync(join(tmpdir(), 'svc-bench-oauth-'));
-  return startService({ databaseUrl, redisUrl, schema, dataDir, secretKey });
-}
+const storage = runStorage('oauth');
+const { runId } = storage;
 
 /** The organization and its confidential client. */
 async function prepare(base) {
@@ -124,11 +107,11 @@ async function exchangeLoad(flow, browsers, seconds) {
 }
 
 async function main() {
-  let service = await startRunService();
+  let service = await storage.start();
   const data = await prepare(service.base);
   await stopChild(service.handle);
-  await ownerSql(allowanceSql(data.tenantId));
-  service = await startRunService();
+  await storage.ownerSql(allowanceSql(data.tenantId));
+  service = await storage.start();
   const { base } = service;
   const pid = service.handle.child.pid;
   const basic = basicAuth(data.client.client_id, data.client.client_secret);
@@ -158,8 +141,8 @@ async function main() {
   const ratio = ceiling.per_s > 0 ? round(grants.rps / ceiling.per_s, 3) : null;
   const oneCoreRatio = oneCore.per_s > 0 ? round(grants.rps / oneCore.per_s, 3) : null;
   const report = {
-    database: databaseUrl ? 'postgresql' : 'pglite',
-    redis: Boolean(redisUrl),
+    database: storage.database,
+    redis: storage.redis,
     node: process.version,
     cpus: cpus().length,
     duration_s: settings.duration,
@@ -195,20 +178,10 @@ async function main() {
 
 async function cleanup() {
   await stopAllChildren();
-  if (databaseUrl && schemaCreated) {
-    try {
-      await ownerSql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } catch (error) {
-      log(`could not drop schema ${schema}: ${error.message}`);
-    }
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await storage.remove();
 }
 
-main()
-  .then(cleanup)
-  .catch(async (error) => {
-    log(`failed: ${error?.stack ?? error}`);
-    await cleanup().catch(() => {});
-    process.exit(1);
-  });
+runBench(async () => {
+  await main();
+  await cleanup();
+}, cleanup);

@@ -4,8 +4,7 @@
 // See docs/benchmarks.md for what is measured, why, and the knobs (BENCH_* environment variables).
 import './chosen-node.mjs'; // BENCH_NODE: first, before anything is measured
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import {
   ACCESS_TOKEN_AUDIENCE,
@@ -14,7 +13,7 @@ import {
   rsaSigningKey,
   signAccessToken,
 } from './ceilings.mjs';
-import { ROOT, signInLoadOptions, startService } from './service.mjs';
+import { ROOT, runStorage, signInLoadOptions } from './service.mjs';
 import {
   baseEnv,
   bearerPerConnection,
@@ -73,22 +72,14 @@ const DPOP_TARGET = 0.7;
 /** Proofs signed ahead of a DPoP load, as a multiple of the requests the bearer load made in as long. */
 const DPOP_PROOF_MARGIN = 1.3;
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const redisUrl = process.env.REDIS_URL || undefined;
-const runId = randomBytes(4).toString('hex');
-const schema = `bench_${runId}`;
-let dataDir;
-let schemaCreated = false;
+const storage = runStorage('main');
+const { runId } = storage;
 let server;
 let bare;
 
 /** The service on this run's storage: a schema of DATABASE_URL (dropped at the end) or a fresh PGlite directory. */
 async function startMeasuredService() {
-  // The service creates the schema on start: drop it whatever happens next.
-  if (databaseUrl) schemaCreated = true;
-  else dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const secretKey = randomBytes(32).toString('hex');
-  const { handle, base } = await startService({ databaseUrl, redisUrl, schema, dataDir, secretKey });
+  const { handle, base } = await storage.start();
   server = handle;
   log('the service answers HTTP');
   return base;
@@ -355,25 +346,7 @@ async function benchBareFastify() {
 
 async function cleanup() {
   await stopAllChildren();
-  if (databaseUrl && schemaCreated) {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: databaseUrl });
-    try {
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      log(`dropped schema ${schema}`);
-    } catch (error) {
-      log(`could not drop schema ${schema}: ${error.message}`);
-    } finally {
-      await client.end().catch(() => {});
-    }
-    schemaCreated = false;
-  }
-  if (dataDir) {
-    rmSync(dataDir, { recursive: true, force: true });
-    log(`removed ${dataDir}`);
-    dataDir = undefined;
-  }
+  await storage.remove();
 }
 
 /** `ceiling` judges the target; `oneCore`, when the ceiling has a one-core figure too, is reported beside it. */
@@ -431,8 +404,8 @@ async function main() {
   }
 
   const report = {
-    database: databaseUrl ? 'postgresql' : 'pglite',
-    redis: Boolean(redisUrl),
+    database: storage.database,
+    redis: storage.redis,
     node: process.version,
     cpus: cpus().length,
     duration_s: settings.duration,

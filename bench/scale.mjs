@@ -21,19 +21,11 @@ import {
   rssOf,
 } from './peer-loads.mjs';
 import { analyze, counts, ORGANIZATIONS, seedAccounts, seedOrganizations } from './scale-seed.mjs';
-import {
-  allowanceSql,
-  logins,
-  registerClient,
-  signInLoadOptions,
-  signUpOrganization,
-  startService,
-} from './service.mjs';
+import { allowanceSql, logins, registerClient, runStorage, signInLoadOptions, signUpOrganization } from './service.mjs';
 import {
   cannon,
   commonSettings,
   log,
-  ownerSql,
   positiveInteger,
   quietBefore,
   round,
@@ -56,17 +48,15 @@ if (settings.sizes.some((n, i) => !Number.isInteger(n) || n < ORGANIZATIONS || (
 /** Each figure at the largest size must be at least this share of the same figure at the smallest. */
 const TARGET = 0.85;
 
-const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const runId = randomBytes(4).toString('hex');
-const schema = `bench_scale_${runId}`;
-let schemaCreated = false;
+const storage = runStorage('scale', {
+  databaseUrl: 'postgres://postgres@127.0.0.1:5432/test',
+  redisUrl: 'redis://127.0.0.1:6379',
+});
+const { runId, databaseUrl, schema } = storage;
 let db;
 
 async function prepare() {
-  const secretKey = randomBytes(32).toString('hex');
-  schemaCreated = true; // the service creates it on start; dropped whatever happens next
-  let service = await startService({ databaseUrl, redisUrl, schema, secretKey });
+  let service = await storage.start();
   const org = await signUpOrganization(service.base, runId);
   const client = await registerClient(service.base, org.owner, {
     name: 'Bench scale',
@@ -75,8 +65,8 @@ async function prepare() {
     grant_types: ['authorization_code', 'client_credentials'],
   });
   await stopChild(service.handle);
-  await ownerSql({ databaseUrl, schema }, allowanceSql(org.tenantId));
-  service = await startService({ databaseUrl, redisUrl, schema, secretKey });
+  await storage.ownerSql(allowanceSql(org.tenantId));
+  service = await storage.start();
   const basic = basicAuth(client.client_id, client.client_secret);
   return { service, org, basic };
 }
@@ -123,15 +113,7 @@ async function cleanup() {
     await db.end().catch(() => {});
     db = undefined;
   }
-  if (schemaCreated) {
-    try {
-      await ownerSql({ databaseUrl, schema: 'public' }, `DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      log(`dropped schema ${schema} (every seeded row with it)`);
-    } catch (error) {
-      log(`could not drop schema ${schema}: ${error.message}`);
-    }
-    schemaCreated = false;
-  }
+  await storage.remove(); // every seeded row with it
 }
 
 async function main() {

@@ -1,10 +1,12 @@
 // The service as the bench/ scripts start it: the built launcher (bin/svc.cjs serve --no-workers) on PostgreSQL
 // in its own schema or on PGlite in a data directory, with Redis when given (docs/benchmarks.md).
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hiddenFields } from './peer-loads.mjs';
-import { baseEnv, freePort, log, postJson, startChild, svcCommand, waitForHttp } from './util.mjs';
+import { baseEnv, freePort, log, ownerSql, postJson, startChild, svcCommand, waitForHttp } from './util.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,6 +46,52 @@ export async function startService({ databaseUrl, redisUrl, schema, dataDir, sec
   });
   await waitForHttp(`${base}/api/v1/openapi.json`, handle);
   return { handle, base };
+}
+
+/**
+ * What one bench run stores in, from the environment (else `fallback`'s `databaseUrl` and `redisUrl`): a schema `bench_<name>_<runId>` of DATABASE_URL (the service
+ * creates it on start) or an embedded data directory made on first use, with Redis when REDIS_URL is set.
+ * `start(env)` starts the service on it, `ownerSql` runs SQL there as the owner (on PGlite, with the service
+ * stopped), and `remove()` drops the schema or deletes the directory once the run is over, whatever happened.
+ */
+export function runStorage(name, fallback = {}) {
+  const databaseUrl = process.env.DATABASE_URL || fallback.databaseUrl;
+  const redisUrl = process.env.REDIS_URL || fallback.redisUrl;
+  const runId = randomBytes(4).toString('hex');
+  const schema = `bench_${name}_${runId}`;
+  const secretKey = randomBytes(32).toString('hex');
+  let dataDir;
+  let schemaUsed = false;
+  const where = () => {
+    if (databaseUrl) schemaUsed = true;
+    else dataDir ??= mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));
+    return { databaseUrl, redisUrl, schema, dataDir, secretKey };
+  };
+  return {
+    ...{ runId, databaseUrl, redisUrl, schema, secretKey },
+    database: databaseUrl ? 'postgresql' : 'pglite',
+    redis: Boolean(redisUrl),
+    /** The service's storage settings (the schema counts as made from here on). */
+    where,
+    start: (env = {}) => startService({ ...where(), env }),
+    ownerSql: (statement) => ownerSql({ databaseUrl, schema, dataDir }, statement),
+    async remove() {
+      if (schemaUsed) {
+        try {
+          await ownerSql({ databaseUrl, schema }, `DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          log(`dropped schema ${schema}`);
+        } catch (error) {
+          log(`could not drop schema ${schema}: ${error.message}`);
+        }
+        schemaUsed = false;
+      }
+      if (dataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        log(`removed ${dataDir}`);
+        dataDir = undefined;
+      }
+    },
+  };
 }
 
 /** One organization and its owner over HTTP; returns the login, the owner's token and the organization's id. */
