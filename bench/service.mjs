@@ -49,8 +49,9 @@ export async function startService({ databaseUrl, redisUrl, schema, dataDir, sec
 }
 
 /**
- * What one bench run stores in, from the environment (else `fallback`'s `databaseUrl` and `redisUrl`): a schema `bench_<name>_<runId>` of DATABASE_URL (the service
- * creates it on start) or an embedded data directory made on first use, with Redis when REDIS_URL is set.
+ * What one bench run stores in, from DATABASE_URL and REDIS_URL (else `fallback`'s `databaseUrl` and `redisUrl`):
+ * a schema `bench_<name>_<runId>` (the service creates it on start) or, without a database URL, an embedded data
+ * directory made on first use, with Redis when there is a Redis URL.
  * `start(env)` starts the service on it, `ownerSql` runs SQL there as the owner (on PGlite, with the service
  * stopped), and `remove()` drops the schema or deletes the directory once the run is over, whatever happened.
  */
@@ -68,7 +69,9 @@ export function runStorage(name, fallback = {}) {
     return { databaseUrl, redisUrl, schema, dataDir, secretKey };
   };
   return {
-    ...{ runId, databaseUrl, redisUrl, schema, secretKey },
+    runId,
+    databaseUrl,
+    schema,
     database: databaseUrl ? 'postgresql' : 'pglite',
     redis: Boolean(redisUrl),
     /** The service's storage settings (the schema counts as made from here on). */
